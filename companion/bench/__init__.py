@@ -1,0 +1,1 @@
+"""Benchmarks behind `companion bench NAME`: each prints figures beside its targets."""
