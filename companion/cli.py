@@ -20,7 +20,8 @@ from companion.errors import CompanionError
 COMMAND_MODULES = (
     "companion.commands.claim",     # claim           (rules core, contract 1)
     "companion.commands.vision",    # deck, scan, vision   (camera pipeline, contract 2)
-    "companion.commands.matches",   # demo, matches   (referee and record, contract 3)
+    "companion.commands.demo",      # demo            (the main job, contract 3)
+    "companion.commands.matches",   # matches         (the match record)
     "companion.commands.run",       # run             (the appliance)
     "companion.commands.bench",     # bench           (printed speed figures)
 )
