@@ -1,0 +1,147 @@
+"""What the referee tells its followers, as data: each `feed` or player input returns events.
+
+Events are small frozen values; the UI shows them, the recorder keeps the ones that matter,
+tests compare them.  `str(event)` is a line a player can read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules.actions import Action
+from companion.rules.cards import Card
+from companion.rules.position import Side
+from companion.rules.prover import ClaimVerdict
+from companion.vision.observation import Doubt
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Something on the table the rules refuse; it stays open until the table is fixed.
+
+    `reason` is the rules core's code (`wrong-player`, `side-full`, `claim-refused`, ...) or
+    the referee's own (`card-taken-back`, `two-cards`, `record-differs`, ...).  `action` is the
+    attempted action when one was inferred; `verdict` holds the proof of a refused claim.
+    """
+
+    reason: str
+    message: str
+    action: Action | None = None
+    verdict: ClaimVerdict | None = None
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionCommitted:
+    round: int
+    index: int
+    action: Action
+
+    def __str__(self) -> str:
+        return f"round {self.round} action {self.index}: {self.action}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDecided:
+    """A claim checked by the prover: from the table (a tile moved aside) or a request."""
+
+    verdict: ClaimVerdict
+    accepted: bool
+    requested: bool = False
+
+    def __str__(self) -> str:
+        v = self.verdict
+        word = "wins" if v.valid else "cannot claim"
+        return f"{v.player} {word} flag {v.flag} ({v.reason}): {v.proof()}"
+
+
+@dataclass(frozen=True, slots=True)
+class ViolationRaised:
+    violation: Violation
+
+    def __str__(self) -> str:
+        return f"violation {self.violation}"
+
+
+@dataclass(frozen=True, slots=True)
+class ViolationCleared:
+    violation: Violation
+
+    def __str__(self) -> str:
+        return f"fixed: {self.violation.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class DoubtRaised:
+    """A change rests on reads the camera is not sure of: players confirm them first."""
+
+    doubts: tuple[Doubt, ...]
+
+    def __str__(self) -> str:
+        return "confirm: " + "; ".join(
+            f"{d.where} #{d.index}: {d.best} or {d.second}?" for d in self.doubts)
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmed:
+    doubt: Doubt
+    card: Card
+
+    def __str__(self) -> str:
+        return f"confirmed {self.card} at {self.doubt.where}"
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingForEffect:
+    """A guile card is down; its effect has not appeared yet (D5)."""
+
+    player: Side
+    card: Card
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True, slots=True)
+class Corrected:
+    round: int
+    index: int
+    action: Action
+
+    def __str__(self) -> str:
+        return f"corrected action {self.index}: {self.action}"
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    round: int
+    kept: int
+
+    def __str__(self) -> str:
+        return f"undone: {self.kept} actions kept"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    round: int
+    winner: Side | None
+    termination: str
+
+    def __str__(self) -> str:
+        return f"round {self.round}: {self.winner} wins by {self.termination}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round: int
+    first: Side
+
+    def __str__(self) -> str:
+        return f"round {self.round} starts, {self.first} plays first"
+
+
+Event = (ActionCommitted | ClaimDecided | ViolationRaised | ViolationCleared | DoubtRaised
+         | Confirmed | WaitingForEffect | Corrected | Undone | GameOver | RoundStarted)

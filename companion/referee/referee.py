@@ -1,0 +1,596 @@
+"""The referee: a stream of observations and player input in, checked actions and states out.
+
+It commits a change only when the table is stable (see `stability`), infers the action from
+the difference with the last committed table (see `infer`), checks it with the rules core on
+a table-only `GameState`, and keeps the last legal state when the rules refuse it: the
+refusal is an open *violation* until the table matches the legal state again.  Every new
+state is a frozen `RefereeState` passed to the subscribers (UI, LEDs) and, with a
+`MatchStore`, every committed action is written to the match record before it is announced.
+
+A small state machine, failsafe included (STYLE: pibooth): *playing* (normal), *holding*
+(after an undo or a restart the table must first match the record; nothing is inferred),
+*round over* (waiting for an empty table to deal the next round) and *match over*.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
+
+from companion.errors import CompanionError
+from companion.rules.actions import Action, Claim, Deserter, Pass, Play, Redeploy, Traitor
+from companion.rules.cards import Card
+from companion.rules.errors import IllegalActionError
+from companion.rules.position import FLAG_COUNT, SIDES, Position, Side, other
+from companion.rules.prover import ClaimVerdict, claimable, prove
+from companion.rules.state import ClaimRefusedError, GameState, Settings
+from companion.vision.observation import Doubt, Observation
+
+from .events import (
+    ActionCommitted,
+    ClaimDecided,
+    Confirmed,
+    Corrected,
+    DoubtRaised,
+    Event,
+    GameOver,
+    RoundStarted,
+    Undone,
+    Violation,
+    ViolationCleared,
+    ViolationRaised,
+    WaitingForEffect,
+)
+from .infer import Explained, Unexplained, Waiting, explain
+from .settings import RefereeSettings
+from .stability import Stable, StabilityFilter
+from .view import Loc, TableView, parse_where, same_table
+
+if TYPE_CHECKING:
+    from companion.record.store import MatchStore
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["playing", "holding", "round-over", "match-over"]
+
+
+class RefereeError(CompanionError, ValueError):
+    """A player input the referee cannot take (no such action index, a card that fits not)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeState:
+    """One frozen snapshot of everything the UI and the LEDs show.
+
+    `claimability` maps each of the 18 (flag, player) pairs to its verdict (the LEDs light the
+    valid ones).  `actions` are the committed actions of the current round, in order (the
+    indices `correct` and `undo_to` take).  `waiting` says what a guile card still expects.
+    `scores` are the match scores so far (winner 5, loser one per flag held).
+    """
+
+    game: GameState
+    position: Position
+    claimability: Mapping[tuple[int, Side], ClaimVerdict]
+    violations: tuple[Violation, ...]
+    doubts: tuple[Doubt, ...]
+    actions: tuple[Action, ...]
+    to_move: Side
+    winner: Side | None
+    scores: Mapping[Side, int]
+    round: int
+    mode: Mode
+    waiting: str | None = None
+    verdicts: tuple[ClaimVerdict, ...] = ()
+    version: int = 0
+
+    def claimable_flags(self, player: Side) -> tuple[int, ...]:
+        """Flags `player` could claim now (ignoring whose turn it is)."""
+        return tuple(n for n in range(1, FLAG_COUNT + 1)
+                     if self.claimability[(n, player)].valid)
+
+
+@dataclass(slots=True)
+class _Round:
+    number: int
+    first: Side
+    start: GameState
+    game: GameState
+    actions: list[Action] = field(default_factory=list)
+    verdicts: list[ClaimVerdict] = field(default_factory=list)
+
+
+def _action_card(action: Action) -> Card | None:
+    if isinstance(action, (Play, Redeploy, Deserter, Traitor)):
+        return action.card
+    return None
+
+
+def _with_card(action: Action, card: Card) -> Action:
+    if isinstance(action, (Play, Redeploy, Deserter, Traitor)):
+        return replace(action, card=card)
+    raise RefereeError(f"action {action} names no card to correct")
+
+
+class Referee:
+    """Observations and player input in; checked actions, events and `RefereeState` out.
+
+    `Referee(settings, store=None, match_id=None)`: with a store and no match id a new match
+    is created in it; with both, the match is resumed from its record (the effective actions
+    are replayed) and the table must then match the record before anything is inferred.
+    Not thread-safe: drive it from one thread.
+    """
+
+    def __init__(self, settings: RefereeSettings | None = None,
+                 store: MatchStore | None = None, match_id: int | None = None,
+                 header_extra: Mapping[str, str] | None = None) -> None:
+        self.settings = settings or RefereeSettings()
+        self._rules = self.settings.game or Settings()
+        if not isinstance(self._rules, Settings):
+            raise RefereeError(f"game settings must be a rules Settings, not {self._rules!r}")
+        self._store = store
+        self._stability = StabilityFilter(self.settings)
+        self._subscribers: list[Callable[[RefereeState], None]] = []
+        self._violation: Violation | None = None
+        self._doubts: tuple[Doubt, ...] = ()
+        self._waiting: WaitingForEffect | None = None
+        self._last: Stable | None = None
+        # Players' word on reads: (place, card read there) -> card really there.
+        self._overrides: dict[tuple[Loc, Card], Card] = {}
+        self._scores: dict[Side, int] = {"north": 0, "south": 0}
+        self._mode: Mode = "playing"
+        self._hold_reason = ""
+        self._version = 0
+        self._claimability: Mapping[tuple[int, Side], ClaimVerdict] = {}
+        first: Side = self.settings.first  # type: ignore[assignment]
+        self._round = self._new_round(1, first)
+        self.match_id = match_id
+        if store is not None:
+            if match_id is None:
+                from companion.record.model import MatchHeader
+                header = MatchHeader(timing=self._rules.claim_timing, naming=self._rules.naming,
+                                     rounds=self.settings.rounds, first=first,
+                                     extra=dict(header_extra or {}))
+                self.match_id = store.new_match(header)
+            else:
+                self._resume(store, match_id)
+        self._refresh()
+
+    # -- construction helpers ---------------------------------------------------------------
+    def _new_round(self, number: int, first: Side) -> _Round:
+        start = GameState.new_table(first=first, settings=self._rules)
+        return _Round(number, first, start, start)
+
+    def _resume(self, store: MatchStore, match_id: int) -> None:
+        """Rebuild the match from its record; the table must then be checked against it."""
+        header = store.header(match_id)
+        self._rules = Settings(claim_timing=header.timing,  # type: ignore[arg-type]
+                               naming=header.naming)  # type: ignore[arg-type]
+        self.settings = replace(self.settings, rounds=header.rounds, first=header.first,
+                                game=self._rules)
+        ends = store.entries(match_id, kinds=("round-end",))
+        number, first = 1, header.first
+        for end in ends:
+            number += 1
+            if end.player is not None:
+                first = end.player
+            scores = (end.data or {}).get("scores")
+            if isinstance(scores, dict):
+                self._scores = {s: int(scores.get(s, 0)) for s in SIDES}
+        self._round = self._new_round(number, first)
+        if number > self.settings.rounds:
+            self._round = self._new_round(self.settings.rounds, first)
+            self._mode = "match-over"
+            return
+        actions = store.effective_actions(match_id, round=number) if ends else \
+            store.effective_actions(match_id)
+        ok = self._replay(list(actions))
+        if ok < len(actions):
+            raise RefereeError(f"match {match_id}: recorded action {ok} ({actions[ok]}) is "
+                               "refused by the rules on replay; the record is damaged")
+        if actions:
+            self._mode = "holding"
+            self._hold_reason = "record-differs"
+
+    def _replay(self, actions: list[Action]) -> int:
+        """Replay `actions` from the round's start; how many the rules accepted."""
+        game = self._round.start
+        kept: list[Action] = []
+        verdicts: list[ClaimVerdict] = []
+        for action in actions:
+            try:
+                game = game.apply(action)
+            except IllegalActionError:
+                break
+            kept.append(action)
+            if isinstance(action, Claim):
+                verdicts.append(prove(game.position(), action.flag, action.player))
+        self._round.game, self._round.actions, self._round.verdicts = game, kept, verdicts
+        return len(kept)
+
+    # -- the public state --------------------------------------------------------------------
+    @property
+    def state(self) -> RefereeState:
+        g = self._round.game
+        return RefereeState(
+            game=g, position=g.position(), claimability=self._claimability,
+            violations=(self._violation,) if self._violation else (),
+            doubts=self._doubts, actions=tuple(self._round.actions), to_move=g.to_move,
+            winner=g.winner, scores=MappingProxyType(dict(self._scores)),
+            round=self._round.number, mode=self._mode,
+            waiting=self._waiting.message if self._waiting else None,
+            verdicts=tuple(self._round.verdicts), version=self._version)
+
+    def subscribe(self, callback: Callable[[RefereeState], None]) -> Callable[[], None]:
+        """Call `callback` with each new state (and once now); returns an unsubscribe."""
+        self._subscribers.append(callback)
+        callback(self.state)
+        return lambda: self._subscribers.remove(callback) if callback in \
+            self._subscribers else None
+
+    def _refresh(self) -> None:
+        self._claimability = MappingProxyType(claimable(self._round.game.position()))
+
+    def _publish(self) -> None:
+        self._version += 1
+        snapshot = self.state
+        for callback in list(self._subscribers):
+            try:
+                callback(snapshot)
+            except Exception:  # a follower's failure must not stop the referee (failsafe)
+                log.exception("a referee subscriber failed")
+
+    # -- observations -------------------------------------------------------------------------
+    def feed(self, observation: Observation, t: float) -> list[Event]:
+        """Take one observation at time `t` (seconds); the events it caused, usually none."""
+        if not isinstance(observation, Observation):
+            raise RefereeError(f"feed expects an Observation, not {type(observation).__name__}")
+        stable = self._stability.feed(observation, t)
+        if stable is None:
+            return []
+        self._last = stable
+        events = self._on_stable(stable)
+        if events:
+            self._publish()
+        return events
+
+    def _reads(self, stable: Stable, committed: TableView) -> tuple[TableView, list[Doubt]]:
+        """The table seen, with the players' word and the obvious doubts applied.
+
+        A doubtful read whose second guess is the card already committed at that place is
+        taken as that card (the camera hesitates over a card that has not moved).  The
+        doubts left are those nobody has settled yet.
+        """
+        view = stable.view
+        for (loc, read), card in self._overrides.items():
+            cards = view.cards_at(loc)
+            if read in cards:
+                view = view.replace(loc, cards.index(read), card)
+        left: list[Doubt] = []
+        for d in stable.observation.doubtful:
+            loc = parse_where(d.where)
+            if loc is None:
+                continue
+            cards = view.cards_at(loc)
+            if not 0 <= d.index < len(cards):
+                continue
+            read = cards[d.index]
+            if (loc, d.best) in self._overrides or read in committed.cards_at(loc):
+                continue
+            if d.second is not None and d.second in committed.cards_at(loc):
+                view = view.replace(loc, d.index, d.second)
+                continue
+            left.append(d)
+        return view, left
+
+    def _on_stable(self, stable: Stable) -> list[Event]:
+        committed = TableView.from_state(self._round.game)
+        view, doubts = self._reads(stable, committed)
+        events: list[Event] = []
+        if self._mode == "match-over":
+            return events
+        if self._mode == "round-over":
+            if all(t == "line" for t in view.tiles) and not any(
+                    cards for _, cards in view.places()):
+                events += self._start_round()
+            return events
+        if same_table(committed, view):
+            self._mode = "playing"
+            events += self._settle(None)
+            self._doubts = ()
+            if self._waiting is not None:
+                self._waiting = None
+            return events
+        if self._mode == "holding":
+            what = ("the table differs from the match record; put it back as recorded"
+                    if self._hold_reason == "record-differs" else
+                    "the table differs from the state after the undo; put it back as it was")
+            return self._settle(Violation(self._hold_reason, f"{what} ({_diff(committed, view)})"))
+        found = explain(committed, view)
+        if isinstance(found, Unexplained):
+            return self._settle(Violation(found.reason, found.message))
+        if isinstance(found, Waiting):
+            events += self._settle(None)
+            w = WaitingForEffect(found.player, found.card, found.message)
+            if w != self._waiting:
+                self._waiting = w
+                events.append(w)
+            return events
+        involved = tuple(d for d in doubts if _read_at(view, d) in found.changed)
+        if involved:
+            if involved != self._doubts:
+                self._doubts = involved
+                events.append(DoubtRaised(involved))
+                self._record_doubts(involved)
+            return events
+        self._doubts = ()
+        self._waiting = None
+        return events + self._commit(found)
+
+    def _settle(self, violation: Violation | None) -> list[Event]:
+        """Make `violation` the open one (None: nothing is wrong); the events that says."""
+        old = self._violation
+        if violation == old:
+            return []
+        self._violation = violation
+        events: list[Event] = []
+        if old is not None:
+            events.append(ViolationCleared(old))
+        if violation is not None:
+            events.append(ViolationRaised(violation))
+            if self._store is not None and self.match_id is not None:
+                self._store.append_violation(
+                    self.match_id, violation.reason, violation.message,
+                    player=violation.action.player if violation.action else None,
+                    action=violation.action, turn=self._round.game.turn)
+        return events
+
+    # -- committing ---------------------------------------------------------------------------
+    def _order(self, found: Explained) -> list[Action]:
+        if self._rules.claim_timing == "advanced":
+            return list(found.claims) + list(found.actions)  # D6: claims open the turn
+        return list(found.actions) + list(found.claims)
+
+    def _commit(self, found: Explained) -> list[Event]:
+        events: list[Event] = []
+        violation: Violation | None = None
+        for action in self._order(found):
+            try:
+                game = self._round.game.apply(action)
+            except ClaimRefusedError as exc:
+                self._record_claim(action, exc.verdict, accepted=False)
+                events.append(ClaimDecided(exc.verdict, accepted=False))
+                violation = Violation("claim-refused", str(exc), action, exc.verdict)
+                break
+            except IllegalActionError as exc:
+                violation = Violation(exc.reason, str(exc), action)
+                break
+            events += self._append(action, game)
+            if game.over:
+                break
+        self._refresh()
+        events = self._settle(violation) + events
+        return events + self._maybe_over()
+
+    def _append(self, action: Action, game: GameState) -> list[Event]:
+        """Make `action` part of the round: record it first, then announce it."""
+        r = self._round
+        index = len(r.actions)
+        verdict = None
+        if isinstance(action, Claim):
+            verdict = prove(r.game.position(), action.flag, action.player)
+            self._record_claim(action, verdict, accepted=True)
+        elif self._store is not None and self.match_id is not None:
+            self._store.append_action(self.match_id, action, turn=r.game.turn)
+        r.game = game
+        r.actions.append(action)
+        events: list[Event] = [ActionCommitted(r.number, index, action)]
+        if verdict is not None:
+            r.verdicts.append(verdict)
+            events.append(ClaimDecided(verdict, accepted=True))
+        return events
+
+    def _record_claim(self, action: Action, verdict: ClaimVerdict, accepted: bool) -> None:
+        if self._store is not None and self.match_id is not None:
+            self._store.append_claim(self.match_id, action,
+                                     verdict.to_json(naming=self._rules.naming),
+                                     accepted=accepted, turn=self._round.game.turn)
+
+    def _record_doubts(self, doubts: tuple[Doubt, ...]) -> None:
+        if self._store is None or self.match_id is None:
+            return
+        for d in doubts:
+            self._store.append_doubt(
+                self.match_id, d.where.replace(" ", "-"),
+                f"{d.where} card {d.index + 1}: {d.best} or {d.second}?",
+                data={"best": str(d.best), "second": str(d.second) if d.second else None,
+                      "score": round(d.score, 3), "index": d.index})
+
+    def _maybe_over(self) -> list[Event]:
+        g = self._round.game
+        if not g.over or self._mode in ("round-over", "match-over"):
+            return []
+        winner = g.winner
+        assert g.outcome is not None
+        if winner is not None:
+            self._scores[winner] += 5
+            self._scores[other(winner)] += len(g.claimed_flags(other(winner)))
+        last = self._round.number >= self.settings.rounds
+        self._mode = "match-over" if last else "round-over"
+        if self._store is not None and self.match_id is not None:
+            self._store.append_round_end(self.match_id, winner, scores=dict(self._scores),
+                                         message=f"{winner} wins by {g.outcome.termination}",
+                                         turn=g.turn)
+        return [GameOver(self._round.number, winner, g.outcome.termination)]
+
+    def _start_round(self) -> list[Event]:
+        winner = self._round.game.winner
+        first = winner if winner is not None else other(self._round.first)
+        self._round = self._new_round(self._round.number + 1, first)
+        self._mode = "playing"
+        self._violation = None
+        self._refresh()
+        return [RoundStarted(self._round.number, first)]
+
+    # -- player input -------------------------------------------------------------------------
+    def prove(self, flag: int, player: Side) -> ClaimVerdict:
+        """The verdict of `player` claiming `flag` now; changes nothing."""
+        return prove(self._round.game.position(), flag, player)
+
+    def request_claim(self, flag: int, player: Side) -> ClaimVerdict:
+        """A claim from the touchscreen or a button: proved at once, committed if it holds.
+
+        A refused claim changes nothing on the table, so it is announced (and recorded) but
+        opens no violation.  An accepted one is committed; its tile may be moved aside later.
+        """
+        verdict = self.prove(flag, player)
+        action = Claim(player, flag)
+        if self._mode not in ("playing",):
+            raise RefereeError(f"no claim now: the referee is {self._mode.replace('-', ' ')}")
+        try:
+            game = self._round.game.apply(action)
+        except ClaimRefusedError as exc:
+            self._record_claim(action, exc.verdict, accepted=False)
+            self._publish()
+            return exc.verdict
+        except IllegalActionError as exc:
+            raise RefereeError(str(exc)) from None
+        self._append(action, game)
+        self._refresh()
+        self._maybe_over()
+        self._publish()
+        return verdict
+
+    def pass_turn(self, player: Side) -> list[Event]:
+        """A pass said on the touchscreen or with a button: recorded, not verified (D13)."""
+        action = Pass(player)
+        try:
+            game = self._round.game.apply(action)
+        except IllegalActionError as exc:
+            raise RefereeError(str(exc)) from None
+        events = self._append(action, game)
+        self._refresh()
+        self._publish()
+        return events
+
+    def confirm(self, doubt: Doubt, card: Card) -> list[Event]:
+        """The players say the doubtful read `doubt` is `card`; the change is then re-checked."""
+        loc = parse_where(doubt.where)
+        if loc is None:
+            raise RefereeError(f"doubt place {doubt.where!r} names no flag side or off-line area")
+        if not isinstance(card, Card):
+            raise RefereeError(f"confirm expects a card, not {card!r}")
+        self._overrides[(loc, doubt.best)] = card
+        if self._store is not None and self.match_id is not None:
+            self._store.append_confirm(self.match_id, doubt.where.replace(" ", "-"),
+                                       f"{doubt.where}: {card}",
+                                       data={"read": str(doubt.best), "card": str(card)})
+        events: list[Event] = [Confirmed(doubt, card)]
+        self._doubts = tuple(d for d in self._doubts
+                             if (d.where, d.index) != (doubt.where, doubt.index))
+        if self._last is not None:
+            events += self._on_stable(self._last)
+        self._publish()
+        return events
+
+    def correct(self, index: int, card: Card) -> list[Event]:
+        """Action `index` of this round named the wrong card: it becomes `card`.
+
+        The same physical card is meant in the later actions too; they are replayed with it.
+        The record is rewritten from that point (a correction entry, then the later actions),
+        never branched.  The camera's read of that card is overridden from now on.
+        """
+        actions = self._round.actions
+        if not 0 <= index < len(actions):
+            raise RefereeError(f"there is no action {index} to correct; this round has "
+                               f"{len(actions)} actions")
+        if not isinstance(card, Card):
+            raise RefereeError(f"correct expects a card, not {card!r}")
+        old = _action_card(actions[index])
+        if old is None:
+            raise RefereeError(f"action {index} ({actions[index]}) names no card to correct")
+        fixed = [_with_card(a, card) if i >= index and _action_card(a) == old else a
+                 for i, a in enumerate(actions)]
+        ok = self._replay(fixed[:index + 1])
+        if ok <= index:
+            try:
+                self._round.game.apply(fixed[index])
+                reason = "it does not fit the actions before it"
+            except IllegalActionError as exc:
+                reason = str(exc)
+            self._replay(actions)
+            raise RefereeError(f"action {index} cannot be {fixed[index]}: {reason}")
+        if self._store is not None and self.match_id is not None:
+            self._store.append_correction(self.match_id, index, fixed[index],
+                                          message=f"{old} was {card}")
+        for action in fixed[index + 1:]:
+            try:
+                game = self._round.game.apply(action)
+            except IllegalActionError:
+                break  # the rest no longer fits: the table will show what happened
+            self._append(action, game)
+        self._refresh()
+        where = TableView.from_state(self._round.game).locations()[0].get(card)
+        if where is not None:
+            self._overrides[(where, old)] = card
+        events: list[Event] = [Corrected(self._round.number, index, fixed[index])]
+        if self._last is not None:
+            self._stability.reset()
+            events += self._on_stable(self._last)
+        self._publish()
+        return events
+
+    def undo_to(self, index: int) -> list[Event]:
+        """Go back to the state before action `index` (keeps actions 0 … index-1).
+
+        The table must then be put back as it was; nothing is inferred until it matches.
+        """
+        actions = self._round.actions
+        if not 0 <= index <= len(actions):
+            raise RefereeError(f"cannot undo to action {index}; this round has "
+                               f"{len(actions)} actions")
+        if self._store is not None and self.match_id is not None:
+            self._store.append_undo(self.match_id, index)
+        self._replay(actions[:index])
+        if self._mode in ("round-over", "match-over") and not self._round.game.over:
+            self._mode = "playing"
+        self._refresh()
+        self._mode = "holding"
+        self._hold_reason = "undo-restore"
+        self._waiting = None
+        self._doubts = ()
+        events: list[Event] = [Undone(self._round.number, index)]
+        if self._last is not None:
+            events += self._on_stable(self._last)
+        self._publish()
+        return events
+
+
+def _read_at(view: TableView, d: Doubt) -> Card | None:
+    loc = parse_where(d.where)
+    if loc is None:
+        return None
+    cards = view.cards_at(loc)
+    return cards[d.index] if 0 <= d.index < len(cards) else None
+
+
+def _diff(expected: TableView, seen: TableView) -> str:
+    """A short list of where the table and the record disagree."""
+    where_e, _ = expected.locations()
+    where_s, _ = seen.locations()
+    out: list[str] = []
+    for card, loc in where_e.items():
+        if card not in where_s:
+            out.append(f"{card} missing from {loc}")
+        elif where_s[card] != loc and not (loc.flag == 0 and where_s[card].flag == 0):
+            out.append(f"{card} at {where_s[card]} instead of {loc}")
+    for card, loc in where_s.items():
+        if card not in where_e:
+            out.append(f"{card} at {loc} is not in the record")
+    for n in range(FLAG_COUNT):
+        if expected.tiles[n] != seen.tiles[n] and not (
+                expected.tiles[n] in SIDES and seen.tiles[n] == "line"):
+            out.append(f"tile {n + 1} is {seen.tiles[n]}, recorded {expected.tiles[n]}")
+    return "; ".join(out[:4]) or "the order of the cards"

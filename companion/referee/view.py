@@ -1,0 +1,146 @@
+"""What the camera should see: a table view, from an observation or from a game state.
+
+The referee compares views, never raw observations: a view keeps the tile states, each side's
+cards at each flag (environment cards included, as the camera lists them) and the off-line
+areas, and drops what does not describe the table (doubt scores, motion).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from companion.rules.cards import Card
+from companion.rules.position import FLAG_COUNT, SIDES, Side
+from companion.vision.observation import Observation
+
+if TYPE_CHECKING:
+    from companion.rules.state import GameState
+
+Tile = Literal["line", "north", "south", "missing"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Loc:
+    """Where a card lies: at a flag on a side (`flag` 1-9) or off the line (`flag` 0)."""
+
+    flag: int
+    side: Side
+
+    def __str__(self) -> str:
+        if self.flag == 0:
+            return f"off the line ({self.side})"
+        return f"flag {self.flag} {self.side}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    tiles: tuple[Tile, ...]
+    north: tuple[tuple[Card, ...], ...]
+    south: tuple[tuple[Card, ...], ...]
+    offline_north: tuple[Card, ...]
+    offline_south: tuple[Card, ...]
+
+    @classmethod
+    def from_observation(cls, obs: Observation) -> TableView:
+        return cls(tuple(f.tile for f in obs.flags),
+                   tuple(f.north for f in obs.flags), tuple(f.south for f in obs.flags),
+                   obs.offline_north, obs.offline_south)
+
+    @classmethod
+    def from_state(cls, state: GameState) -> TableView:
+        """The table a game state implies; a claimed flag's tile is moved to its winner."""
+        position = state.position()
+        tiles: list[Tile] = []
+        for n in range(1, FLAG_COUNT + 1):
+            claimed = position.flag(n).claimed
+            tiles.append("line" if claimed is None else claimed)
+        return cls(tuple(tiles),
+                   tuple(tuple(state.layout(n, "north")) for n in range(1, FLAG_COUNT + 1)),
+                   tuple(tuple(state.layout(n, "south")) for n in range(1, FLAG_COUNT + 1)),
+                   tuple(state.offline("north")), tuple(state.offline("south")))
+
+    def side(self, flag: int, side: Side) -> tuple[Card, ...]:
+        return (self.north if side == "north" else self.south)[flag - 1]
+
+    def offline(self, side: Side) -> tuple[Card, ...]:
+        return self.offline_north if side == "north" else self.offline_south
+
+    def cards_at(self, loc: Loc) -> tuple[Card, ...]:
+        return self.offline(loc.side) if loc.flag == 0 else self.side(loc.flag, loc.side)
+
+    def places(self) -> list[tuple[Loc, tuple[Card, ...]]]:
+        out = [(Loc(n, s), self.side(n, s)) for n in range(1, FLAG_COUNT + 1) for s in SIDES]
+        out += [(Loc(0, s), self.offline(s)) for s in SIDES]
+        return out
+
+    def locations(self) -> tuple[dict[Card, Loc], list[tuple[Card, Loc, Loc]]]:
+        """Each card's place, and the cards seen in two places (card, first, second)."""
+        where: dict[Card, Loc] = {}
+        twice: list[tuple[Card, Loc, Loc]] = []
+        for loc, cards in self.places():
+            for card in cards:
+                if card in where:
+                    twice.append((card, where[card], loc))
+                else:
+                    where[card] = loc
+        return where, twice
+
+    def replace(self, loc: Loc, index: int, card: Card) -> TableView:
+        """The same view with the card at `index` of `loc` read as `card`."""
+        cards = list(self.cards_at(loc))
+        if not 0 <= index < len(cards):
+            return self
+        cards[index] = card
+        new = tuple(cards)
+        if loc.flag == 0:
+            if loc.side == "north":
+                return TableView(self.tiles, self.north, self.south, new, self.offline_south)
+            return TableView(self.tiles, self.north, self.south, self.offline_north, new)
+        rows = list(self.north if loc.side == "north" else self.south)
+        rows[loc.flag - 1] = new
+        if loc.side == "north":
+            return TableView(self.tiles, tuple(rows), self.south, self.offline_north,
+                             self.offline_south)
+        return TableView(self.tiles, self.north, tuple(rows), self.offline_north,
+                         self.offline_south)
+
+
+def same_table(expected: TableView, seen: TableView) -> bool:
+    """Whether the table seen is the one expected.
+
+    Lenient where players are: the order of cards in a column and in an off-line pile is not
+    checked (a player straightening a column changes nothing), a discard may lie on either
+    side's off-line area, and a claimed flag's tile may still be on the line (a claim made on
+    the touchscreen before the tile is moved).
+    """
+    for n in range(FLAG_COUNT):
+        want, got = expected.tiles[n], seen.tiles[n]
+        if want != got and not (want in ("north", "south") and got == "line"):
+            return False
+        for s in SIDES:
+            if Counter(expected.side(n + 1, s)) != Counter(seen.side(n + 1, s)):
+                return False
+    for s in SIDES:
+        if Counter(c for c in expected.offline(s) if c.family == "guile") != \
+                Counter(c for c in seen.offline(s) if c.family == "guile"):
+            return False
+    discards = lambda v: Counter(c for s in SIDES for c in v.offline(s)  # noqa: E731
+                                 if c.family != "guile")
+    return discards(expected) == discards(seen)
+
+
+def parse_where(where: str) -> Loc | None:
+    """The place a `Doubt.where` names (`flag 4 south`, `offline north`), or `None`."""
+    parts = where.split()
+    try:
+        if len(parts) == 3 and parts[0] == "flag" and parts[2] in SIDES:
+            n = int(parts[1])
+            if 1 <= n <= FLAG_COUNT:
+                return Loc(n, parts[2])  # type: ignore[arg-type]
+        if len(parts) == 2 and parts[0] == "offline" and parts[1] in SIDES:
+            return Loc(0, parts[1])  # type: ignore[arg-type]
+    except ValueError:
+        return None
+    return None
