@@ -145,6 +145,14 @@ class FlagState:
         return tuple(sorted(found))
 
     @property
+    def fog(self) -> bool:
+        return FOG in self.north or FOG in self.south
+
+    @property
+    def mud(self) -> bool:
+        return MUD in self.north or MUD in self.south
+
+    @property
     def capacity(self) -> int:
         """Slots on each side: 3, or 4 under Mud."""
         return 4 if MUD in self.north or MUD in self.south else 3
