@@ -381,7 +381,9 @@ def _formation(cards: Sequence[Card], wilds: Sequence[Card], found: _Found) -> F
     rank, total, wild_cv, added = found
     category = FOG_CATEGORY if rank == 0 else _CATEGORY_BY_RANK[rank]
     assignments = MappingProxyType({w: _CARD_OF[cv] for w, cv in zip(wilds, wild_cv)})
-    return Formation(category, total, tuple(cards), assignments, tuple(_CARD_OF[cv] for cv in added))
+    # Added cards in rising value, the way a player reads a formation.
+    extra = tuple(_CARD_OF[cv] for cv in sorted(added, key=lambda cv: (cv[1], cv[0])))
+    return Formation(category, total, tuple(cards), assignments, extra)
 
 
 def best_formation(cards: Sequence[Card], fog: bool = False, mud: bool = False) -> Formation:
@@ -414,7 +416,7 @@ def best_completion(cards: Sequence[Card], pool: Pool | Iterable[Card], fog: boo
                             f"{' under Mud' if mud else ' without Mud'}")
     troops, wilds = _split(cards, where)
     if not isinstance(pool, Pool):
-        pool = Pool.of(pool)
+        pool = Pool.of(c for c in pool if c not in cards)
     found = _search(troops, [WILD_VALUES[w] for w in wilds], size - len(cards), pool, size, fog)
     return None if found is None else _formation(cards, wilds, found)
 

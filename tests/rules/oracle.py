@@ -1,0 +1,136 @@
+"""The slow exhaustive claim oracle: every wildcard reading, every completion from unseen Troops.
+
+Written straight from RULES.md with no cleverness, so that the fast prover can be checked
+against it.  A formation is made of distinct cards; a wildcard stands for any Troop card of
+its range, even one seen elsewhere on the table (D1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+
+from companion.rules.cards import BY_CODE, TROOPS, Card
+from companion.rules.position import Position, Side, other
+
+RANK = {"wedge": 5, "phalanx": 4, "battalion": 3, "skirmish": 2, "host": 1}
+
+# What each wildcard may stand for, from RULES.md "Morale tactics".
+STANDS_FOR: dict[Card, tuple[Card, ...]] = {
+    BY_CODE["ALEXANDER"]: TROOPS,
+    BY_CODE["DARIUS"]: TROOPS,
+    BY_CODE["CAVALRY"]: tuple(c for c in TROOPS if c.value == 8),
+    BY_CODE["SHIELD"]: tuple(c for c in TROOPS if (c.value or 0) <= 3),
+}
+
+
+def category(cards: Sequence[Card]) -> str:
+    """The category of distinct Troop cards, straight from the table in RULES.md."""
+    colours = {c.colour for c in cards}
+    values = sorted(c.value or 0 for c in cards)
+    run = all(b - a == 1 for a, b in zip(values, values[1:]))
+    if len(colours) == 1 and run:
+        return "wedge"
+    if len(set(values)) == 1:
+        return "phalanx"
+    if len(colours) == 1:
+        return "battalion"
+    if run:
+        return "skirmish"
+    return "host"
+
+
+def strength(cards: Sequence[Card], fog: bool) -> tuple[int, int]:
+    total = sum(c.value or 0 for c in cards)
+    return (0, total) if fog else (RANK[category(cards)], total)
+
+
+def readings(cards: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
+    """Every way to read the wildcards among `cards` as Troops, all cards distinct."""
+    options = [STANDS_FOR.get(c, (c,)) for c in cards]
+    for pick in product(*options):
+        if len(set(pick)) == len(pick):
+            yield pick
+
+
+def best(cards: Sequence[Card], fog: bool) -> tuple[int, int]:
+    return max(strength(r, fog) for r in readings(cards))
+
+
+def best_completion(cards: Sequence[Card], pool: Sequence[Card], size: int,
+                    fog: bool) -> tuple[int, int] | None:
+    """The strongest formation `cards` can become with cards of `pool`; None if too few."""
+    need = size - len(cards)
+    if need > len(pool):
+        return None
+    top: tuple[int, int] | None = None
+    for extra in combinations(pool, need):
+        s = best(list(cards) + list(extra), fog)
+        if top is None or s > top:
+            top = s
+    return top
+
+
+def work(position: Position, flag: int, player: Side) -> int:
+    """How many formations the oracle would rate (to keep test sets small)."""
+    f = position.flag(flag)
+    cards = f.side(other(player))
+    seen = position.face_up()
+    pool = sum(1 for c in TROOPS if c not in seen)
+    need = f.size - len(cards)
+    count = 1
+    for c in cards:
+        count *= len(STANDS_FOR.get(c, (c,)))
+    n, k = pool, max(need, 0)
+    combos = 1
+    for i in range(k):
+        combos = combos * (n - i) // (i + 1)
+    return count * combos
+
+
+def verdict(position: Position, flag: int, player: Side) -> tuple[bool, str, tuple[int, int] | None,
+                                                                tuple[int, int] | None]:
+    """(valid, reason, claimant strength, opponent best strength) per RULES.md D7-D11."""
+    f = position.flag(flag)
+    opp = other(player)
+    mine_cards, their_cards = f.side(player), f.side(opp)
+    mine = best(mine_cards, f.fog) if len(mine_cards) == f.size else None
+    theirs_done = len(their_cards) == f.size
+    if f.claimed is not None:
+        return False, "claimed", mine, best(their_cards, f.fog) if theirs_done else None
+    if mine is None:
+        return False, "incomplete", None, best(their_cards, f.fog) if theirs_done else None
+    if theirs_done:
+        theirs = best(their_cards, f.fog)
+        if mine > theirs:
+            return True, "stronger", mine, theirs
+        if mine < theirs:
+            return False, "weaker", mine, theirs
+        if f.completed_first == player:
+            return True, "tie-first", mine, theirs
+        return False, "tie-later", mine, theirs
+    seen = position.face_up()
+    pool = [c for c in TROOPS if c not in seen]  # D7, D8
+    top = best_completion(their_cards, pool, f.size, f.fog)
+    if top is None:
+        return True, "cannot-complete", mine, None  # D10
+    if top > mine:
+        return False, "can-beat", mine, top
+    return True, "cannot-beat", mine, top  # D9
+
+
+def check_realisation(cards: Sequence[Card], troops: Sequence[Card], added: Sequence[Card],
+                      assignments: dict[Card, Card], fog: bool, pool: Sequence[Card] = ()) -> tuple[int, int]:
+    """Check that a formation the prover reports can really be laid, and return its strength.
+
+    Every wildcard stands for a card of its range, added cards come from `pool`, all distinct.
+    """
+    assert len(set(troops)) == len(troops), f"a card twice in {troops}"
+    for card in cards:
+        if card in STANDS_FOR:
+            assert assignments[card] in STANDS_FOR[card], f"{card} cannot be {assignments[card]}"
+        else:
+            assert card not in assignments
+    assert set(assignments) <= set(cards)
+    assert set(added) <= set(pool), f"{added} not all unseen"
+    return strength(troops, fog)
