@@ -213,6 +213,32 @@ def guile_card(action: Action) -> Card | None:
     return None
 
 
+def describe(action: Action) -> str:
+    """The action in words, naming the card and the flags (`south playing R8 at flag 3`)."""
+    p = action.player
+    match action:
+        case Play():
+            return f"{p} playing {action.card} at flag {action.flag}"
+        case Scout():
+            return f"{p} playing SCOUT"
+        case Redeploy():
+            to = "the discards" if action.to_flag is None else f"flag {action.to_flag}"
+            return f"{p} redeploying {action.card} from flag {action.from_flag} to {to}"
+        case Deserter():
+            return f"{p} deserting {action.card} from flag {action.flag}"
+        case Traitor():
+            return (f"{p} turning traitor {action.card} from flag {action.from_flag} "
+                    f"to flag {action.to_flag}")
+        case Claim():
+            return f"{p} claiming flag {action.flag}"
+        case Pass():
+            return f"{p} passing"
+        case Draw():
+            if action.deck is None:
+                return f"{p} ending the turn without a draw"
+            return f"{p} drawing from the {action.deck} deck"
+
+
 def parse_action(text: str) -> Action:
     """The action written as `text` in the notation of `companion.rules.notation`."""
     # notation imports this module; importing it here keeps the two free of a cycle.

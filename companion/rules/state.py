@@ -70,6 +70,7 @@ from .actions import (
     Redeploy,
     Scout,
     Traitor,
+    describe,
 )
 from .cards import NAMINGS, TACTICS, TROOPS, Card, Naming
 from .errors import CompanionError, IllegalActionError
@@ -347,7 +348,7 @@ class GameState:
         """The state after `action`; `IllegalActionError` (reason code) if the rules refuse it."""
         if self.outcome is not None:
             winner = self.outcome.winner
-            raise IllegalActionError("game-over", f"{action} comes after the end of the game ("
+            raise IllegalActionError("game-over", f"{_said(action)} comes after the end of the game ("
                                      + (f"{winner} won by {self.outcome.termination})"
                                         if winner else "exhausted)"))
         state = self
@@ -357,7 +358,7 @@ class GameState:
                 state = self._end_turn()
             else:
                 raise IllegalActionError(
-                    "wrong-player", f"{action}: it is {self.to_move}'s turn, not {action.player}'s")
+                    "wrong-player", f"{_said(action)}: it is {self.to_move}'s turn, not {action.player}'s")
         match action:
             case Play():
                 return state._play(action)
@@ -388,7 +389,7 @@ class GameState:
     def _check_play_phase(self, action: Action, card: Card) -> None:
         if self.phase != "play":
             raise IllegalActionError(
-                "wrong-phase", f"{action}: {action.player} has already played a card this turn "
+                "wrong-phase", f"{_said(action)}: {action.player} has already played a card this turn "
                 f"and cannot play {card} too")
 
     def _check_available(self, action: Action, card: Card) -> None:
@@ -396,44 +397,44 @@ class GameState:
         if self.full:
             if card not in self.hand(action.player):
                 raise IllegalActionError(
-                    "not-in-hand", f"{action}: {card} is not in {action.player}'s hand")
+                    "not-in-hand", f"{_said(action)}: {card} is not in {action.player}'s hand")
         else:
             where = self.where(card)
             if where is not None:
                 raise IllegalActionError(
-                    "card-on-table", f"{action}: {card} is already face up {where}")
+                    "card-on-table", f"{_said(action)}: {card} is already face up {where}")
 
     def _check_tactic(self, action: Action, card: Card) -> None:
         me = action.player
         mine, theirs = self.tactics_played(me), self.tactics_played(other(me))
         if mine > theirs:
             raise IllegalActionError(
-                "tactics-limit", f"{action}: {me} has played {mine} Tactics cards and "
-                f"{other(me)} {theirs}; {card} would make {mine + 1}, more than one ahead")
+                "tactics-limit", f"{_said(action)}: {me} has played {_cards(mine)} and {other(me)} "
+                f"{theirs}; {card} would put {me} two Tactics cards ahead")
         if card.is_leader and self.leader_played(me):
             raise IllegalActionError(
-                "second-leader", f"{action}: {me} has already played a Leader and cannot "
+                "second-leader", f"{_said(action)}: {me} has already played a Leader and cannot "
                 f"play {card} (D2)")
 
     def _check_unclaimed(self, action: Action, card: Card, flag: int) -> None:
         claimed = self.flag(flag).claimed
         if claimed is not None:
             raise IllegalActionError(
-                "flag-claimed", f"{action}: flag {flag} is claimed by {claimed}; {card} cannot "
+                "flag-claimed", f"{_said(action)}: flag {flag} is claimed by {claimed}; {card} cannot "
                 "be laid there or taken from there")
 
     def _check_slot(self, action: Action, card: Card, flag: int, reason: str) -> None:
         f = self.flag(flag)
         if f.free(action.player) <= 0:
             raise IllegalActionError(
-                reason, f"{action}: {action.player}'s side of flag {flag} already holds "
+                reason, f"{_said(action)}: {action.player}'s side of flag {flag} already holds "
                 f"{f.capacity} cards{' (Mud)' if f.capacity == 4 else ''}; no slot for {card}")
 
     def _check_takes(self, action: Action, card: Card, flag: int, owner: Side) -> None:
         """`card` must lie in a slot on `owner`'s side of `flag`, and be movable (D4)."""
         if card.family == "environment":
             raise IllegalActionError(
-                "environment-immovable", f"{action}: {card} stays where it is until the end "
+                "environment-immovable", f"{_said(action)}: {card} stays where it is until the end "
                 "of the game (D4); it cannot be moved or discarded")
         f = self.flag(flag)
         if card in f.layout(owner):
@@ -442,11 +443,11 @@ class GameState:
             reason = "not-your-card" if owner == action.player else "own-card"
             whose = "the opponent's" if owner == action.player else f"{action.player}'s own"
             raise IllegalActionError(
-                reason, f"{action}: {card} at flag {flag} is {whose} card, on the "
+                reason, f"{_said(action)}: {card} at flag {flag} is {whose} card, on the "
                 f"{other(owner)} side")
         where = self.where(card)
         raise IllegalActionError(
-            "not-on-flag", f"{action}: {card} is not at flag {flag}"
+            "not-on-flag", f"{_said(action)}: {card} is not at flag {flag}"
             + (f"; it is {where}" if where else ""))
 
     # -- moving on -------------------------------------------------------------------------
@@ -480,7 +481,7 @@ class GameState:
         self._check_play_phase(action, card)
         if card.family == "guile":
             raise IllegalActionError(
-                "not-at-flag", f"{action}: {card} is a guile card; it is played with its own "
+                "not-at-flag", f"{_said(action)}: {card} is a guile card; it is played with its own "
                 f"action, not at flag {flag}")
         self._check_available(action, card)
         self._check_unclaimed(action, card, flag)
@@ -504,23 +505,23 @@ class GameState:
         wanted = min(3, len(decks["troop"]) + len(decks["tactics"]))
         if len(action.draws) != wanted:
             raise IllegalActionError(
-                "scout-draws", f"{action}: Scout draws {wanted} cards here, not "
+                "scout-draws", f"{_said(action)}: Scout draws {wanted} cards here, not "
                 f"{len(action.draws)}")
         hand = list(state.hand(me))
         for deck in action.draws:
             if not decks[deck]:
                 raise IllegalActionError(
-                    "deck-empty", f"{action}: the {deck} deck is empty; Scout cannot draw from it")
+                    "deck-empty", f"{_said(action)}: the {deck} deck is empty; Scout cannot draw from it")
             hand.append(decks[deck].pop(0))
         wanted = min(2, len(hand))
         if len(action.returns) != wanted or len(set(action.returns)) != len(action.returns):
             raise IllegalActionError(
-                "scout-returns", f"{action}: Scout puts back {wanted} different cards, not "
+                "scout-returns", f"{_said(action)}: Scout puts back {wanted} different cards, not "
                 + (",".join(str(c) for c in action.returns) or "none"))
         for card in action.returns:
             if card not in hand:
                 raise IllegalActionError(
-                    "not-in-hand", f"{action}: {card} is not in {me}'s hand after the Scout draws")
+                    "not-in-hand", f"{_said(action)}: {card} is not in {me}'s hand after the Scout draws")
             hand.remove(card)
             decks["troop" if card.is_troop else "tactics"].insert(0, card)
         return replace(state, **{f"hand_{me}": tuple(hand)},  # type: ignore[arg-type]
@@ -542,7 +543,7 @@ class GameState:
         else:
             if dst == src:
                 raise IllegalActionError(
-                    "same-flag", f"{action}: {card} is already at flag {src}")
+                    "same-flag", f"{_said(action)}: {card} is already at flag {src}")
             self._check_unclaimed(action, card, dst)
             self._check_slot(action, card, dst, "no-slot")
             g = flags[dst - 1]
@@ -575,7 +576,7 @@ class GameState:
         self._check_tactic(action, TRAITOR)
         if card.family == "morale":
             raise IllegalActionError(
-                "traitor-on-tactics", f"{action}: {card} at flag {src} is a Tactics card; "
+                "traitor-on-tactics", f"{_said(action)}: {card} at flag {src} is a Tactics card; "
                 "Traitor takes only Troop cards")
         self._check_takes(action, card, src, them)
         self._check_unclaimed(action, card, src)
@@ -595,16 +596,16 @@ class GameState:
             when = ("after playing a card, before drawing" if self.settings.claim_timing
                     == "standard" else "at the start of the turn, before playing (advanced timing)")
             raise IllegalActionError(
-                "claim-timing", f"{action}: flag {flag} can be claimed only {when}")
+                "claim-timing", f"{_said(action)}: flag {flag} can be claimed only {when}")
         claimed = self.flag(flag).claimed
         if claimed is not None:
             raise IllegalActionError(
-                "flag-claimed", f"{action}: flag {flag} is already claimed by {claimed}")
+                "flag-claimed", f"{_said(action)}: flag {flag} is already claimed by {claimed}")
         from .prover import prove  # the prover is a sibling module built on the same position
         verdict = prove(self.position(), flag, me)
         if not verdict.valid:
             raise ClaimRefusedError(
-                f"{action}: {me} cannot claim flag {flag} ({verdict.reason}): "
+                f"{_said(action)}: {me} cannot claim flag {flag} ({verdict.reason}): "
                 f"{verdict.proof(naming=self.settings.naming)}", verdict)
         f = replace(self.flag(flag), claimed=me)
         state = replace(self, flags=self.flags[:flag - 1] + (f,) + self.flags[flag:],
@@ -626,14 +627,14 @@ class GameState:
         me = action.player
         if self.phase != "play":
             raise IllegalActionError(
-                "wrong-phase", f"{action}: {me} has already played a card this turn")
+                "wrong-phase", f"{_said(action)}: {me} has already played a card this turn")
         if self.full:
             troop = next((c for c in self.hand(me) if c.is_troop), None)
             free = next((n for n, f in enumerate(self.flags, start=1)
                          if f.claimed is None and f.free(me) > 0), None)
             if troop is not None and free is not None:
                 raise IllegalActionError(
-                    "pass-not-allowed", f"{action}: {me} can still play {troop} at flag {free} "
+                    "pass-not-allowed", f"{_said(action)}: {me} can still play {troop} at flag {free} "
                     "and may pass only without a Troop to play (D13)")
         return replace(self, phase="draw", passed=True)
 
@@ -641,22 +642,22 @@ class GameState:
         me, deck = action.player, action.deck
         if self.phase != "draw":
             raise IllegalActionError(
-                "wrong-phase", f"{action}: {me} must play a card (or pass) before drawing")
+                "wrong-phase", f"{_said(action)}: {me} must play a card (or pass) before drawing")
         if not self.full:
             return self._end_turn()
         hand = self.hand(me)
         if deck is None:
             if len(hand) < HAND_SIZE and (self.troop_deck or self.tactics_deck):
                 raise IllegalActionError(
-                    "must-draw", f"{action}: {me} holds {len(hand)} cards and must draw "
+                    "must-draw", f"{_said(action)}: {me} holds {len(hand)} cards and must draw "
                     "while a deck has cards")
             return self._end_turn()
         cards = self.deck(deck)
         if not cards:
-            raise IllegalActionError("deck-empty", f"{action}: the {deck} deck is empty")
+            raise IllegalActionError("deck-empty", f"{_said(action)}: the {deck} deck is empty")
         if len(hand) >= HAND_SIZE:
             raise IllegalActionError(
-                "hand-full", f"{action}: {me} already holds {len(hand)} cards")
+                "hand-full", f"{_said(action)}: {me} already holds {len(hand)} cards")
         changes: dict[str, object] = {
             f"hand_{me}": hand + (cards[0],),
             "troop_deck" if deck == "troop" else "tactics_deck": cards[1:],
@@ -749,6 +750,16 @@ class GameState:
             for returns in permutations(dict.fromkeys(drawn), min(2, len(drawn))):
                 out.append(Scout(me, draws, returns))
         return out
+
+
+def _cards(count: int) -> str:
+    return f"{count} Tactics card" + ("" if count == 1 else "s")
+
+
+def _said(action: Action) -> str:
+    """The start of a refusal message: the action in words and in notation."""
+    text = describe(action)
+    return f"{text[0].upper()}{text[1:]} ({action})"
 
 
 def _check_side(side: object) -> None:
