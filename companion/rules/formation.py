@@ -145,7 +145,7 @@ class Pool:
 EMPTY_POOL = Pool((0,) * 6, (0,) * 11, 0)
 
 
-def _assign_wilds(doms: Sequence[int], need: Sequence[int], must: int) -> tuple[int, ...] | None:
+def assign_wilds(doms: Sequence[int], need: Sequence[int], must: int) -> tuple[int, ...] | None:
     """Values for the wildcards, one each from `need`, all distinct, covering every value in `must`."""
     for perm in permutations(need, len(doms)):
         covered = 0
@@ -191,7 +191,7 @@ def _wedge(troops: Sequence[CV], doms: Sequence[int], k: int, pool: Pool, n: int
                     continue
                 chosen: tuple[int, ...] = ()
             else:
-                found = _assign_wilds(doms, need, missing)
+                found = assign_wilds(doms, need, missing)
                 if found is None:
                     continue
                 chosen = found
@@ -236,12 +236,17 @@ def _phalanx(troops: Sequence[CV], doms: Sequence[int], k: int, pool: Pool, n: i
     return None
 
 
-def _battalion(troops: Sequence[CV], doms: Sequence[int], k: int, pool: Pool, n: int) -> _Found | None:
-    if troops:
+def _battalion(troops: Sequence[CV], doms: Sequence[int], k: int, pool: Pool, n: int,
+               only: int | None = None) -> _Found | None:
+    if only is not None:
+        if any(c != only for c, _ in troops):
+            return None
+        colours: Sequence[int] = (only,)
+    elif troops:
         colour = troops[0][0]
         if any(c != colour for c, _ in troops):
             return None
-        colours: Sequence[int] = (colour,)
+        colours = (colour,)
     else:
         colours = range(6)
     base = sum(v for _, v in troops)
@@ -308,7 +313,7 @@ def _skirmish(troops: Sequence[CV], doms: Sequence[int], k: int, pool: Pool, n: 
                 continue
             chosen: tuple[int, ...] = ()
         else:
-            found = _assign_wilds(doms, _DESC[need_mask], missing)
+            found = assign_wilds(doms, _DESC[need_mask], missing)
             if found is None:
                 continue
             chosen = found
@@ -418,6 +423,15 @@ def best_completion(cards: Sequence[Card], pool: Pool | Iterable[Card], fog: boo
     if not isinstance(pool, Pool):
         pool = Pool.of(c for c in pool if c not in cards)
     found = _search(troops, [WILD_VALUES[w] for w in wilds], size - len(cards), pool, size, fog)
+    return None if found is None else _formation(cards, wilds, found)
+
+
+def best_battalion(cards: Sequence[Card], pool: Pool, colour: str, mud: bool = False) -> Formation | None:
+    """The best Battalion of one colour `cards` can still become (for proof texts)."""
+    size = 4 if mud else 3
+    troops, wilds = _split(cards, "the side " + " ".join(map(str, cards)))
+    found = _battalion(troops, [WILD_VALUES[w] for w in wilds], size - len(cards), pool, size,
+                       COLOURS.index(colour))
     return None if found is None else _formation(cards, wilds, found)
 
 

@@ -7,131 +7,331 @@ stronger formation impossible.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .cards import TROOPS, Card, Naming, category_name
+from .cards import COLOURS, NAMINGS, TROOPS, Card, Naming, category_name, colour_name
 from .errors import PositionError
-from .formation import Formation
-from .position import Side
+from .formation import (WILD_VALUES, Formation, Pool, assign_wilds, best_battalion,
+                        cv_of, troop_of)
+from .position import SIDES, Position, other
 
 if TYPE_CHECKING:
     from .prover import ClaimVerdict
 
-_SIDE_NAMES = {"en": {"north": "North", "south": "South"},
-               "fr": {"north": "Nord", "south": "Sud"}}
+LANGS = ("en", "fr")
+_MAX_TARGETS = 3  # stronger formations spelt out one by one on a line; the rest are counted
+
+# The phrasebook: one entry per sentence, English and French.
+_T: dict[str, dict[str, str]] = {
+    "north": {"en": "North", "fr": "Nord"},
+    "south": {"en": "South", "fr": "Sud"},
+    "and": {"en": " and ", "fr": " et "},
+    "as": {"en": " as ", "fr": " comme "},
+    "colon": {"en": ": ", "fr": " : "},
+    "at": {"en": "flag {n}, {side}", "fr": "drapeau {n}, {side}"},
+    "discards": {"en": "discards", "fr": "défausse"},
+    "claimed": {"en": "Flag {n} is already claimed by {owner}: a claim is final.",
+                "fr": "Le drapeau {n} est déjà pris par {owner} : une revendication est définitive."},
+    "incomplete": {"en": "{me} has {have} card(s) at flag {n}; a claim needs a complete formation of {need}{mud}.",
+                   "fr": "{me} n'a que {have} carte(s) au drapeau {n} ; une revendication exige une "
+                         "formation complète de {need}{mud}."},
+    "mud": {"en": " (Mud)", "fr": " (Boue)"},
+    "fog": {"en": "Fog: only the sums count (D3).", "fr": "Brouillard : seules les sommes comptent (D3)."},
+    "stronger": {"en": "{who} is stronger: {why}.", "fr": "{who} est plus fort : {why}."},
+    "same-cat": {"en": "same category, {a} against {b}", "fr": "même catégorie, {a} contre {b}"},
+    "sum-vs": {"en": "{a} against {b}", "fr": "{a} contre {b}"},
+    "tie": {"en": "A tie: {first} completed their formation first and takes the flag; the player "
+                  "who played the last card loses (D11).",
+            "fr": "Égalité : {first} a complété sa formation en premier et prend le drapeau ; "
+                  "le joueur qui a posé la dernière carte perd (D11)."},
+    "cannot-complete": {"en": "{them} still needs {need} card(s) but only {left} Troop card(s) are "
+                              "not on the table: {them} can never complete (D10).",
+                        "fr": "{them} doit encore poser {need} carte(s) mais il ne reste que {left} "
+                              "carte(s) Troupes hors de la table : {them} ne peut plus compléter (D10)."},
+    "can-beat": {"en": "{them} can still play {added} (not on the table) and make {formation}, "
+                       "which beats {me}.",
+                 "fr": "{them} peut encore jouer {added} (pas sur la table) et faire {formation}, "
+                       "qui bat {me}."},
+    "best-tie": {"en": "At best {them} can make {formation}: a tie, which {them} would lose by "
+                       "playing the last card (D9).",
+                 "fr": "Au mieux {them} peut faire {formation} : une égalité, que {them} perdrait en "
+                       "posant la dernière carte (D9)."},
+    "best-less": {"en": "At best {them} can make {formation}, which does not beat {me}.",
+                  "fr": "Au mieux {them} peut faire {formation}, qui ne bat pas {me}."},
+    "no-cat-own": {"en": "No {cat}: {cards} {why}.",
+                   "fr": "Pas {de}{cat} : {cards} {why}."},
+    "own-colours": {"en": "are not of one colour", "fr": "ne sont pas d'une seule couleur"},
+    "own-values": {"en": "are not of one value", "fr": "n'ont pas la même valeur"},
+    "own-apart": {"en": "cannot fit in one run of values", "fr": "ne tiennent pas dans une suite de valeurs"},
+    "no-cat": {"en": "No {cat} {above}: {why}.", "fr": "Pas {de}{cat} {above} : {why}."},
+    "sep": {"en": "; ", "fr": " ; "},
+    "above": {"en": "above {s}", "fr": "au-dessus de {s}"},
+    "any": {"en": "at all", "fr": "du tout"},
+    "needs": {"en": "{target} needs {cards}", "fr": "{target} exige {cards}"},
+    "more": {"en": "{count} more, each short of a card on the table",
+             "fr": "{count} autres, à chacune il manque une carte posée sur la table"},
+    "wild-short": {"en": " ({wilds} cannot fill every gap)",
+                   "fr": " ({wilds} ne peut pas combler tous les vides)"},
+    "phalanx-short": {"en": "{x}s: {k} more needed, {u} not on the table",
+                      "fr": "des {x} : il en faut {k} de plus, {u} hors de la table"},
+    "battalion-none": {"en": "{colour}: {k} more needed, {u} not on the table",
+                       "fr": "{colour} : il en faut {k} de plus, {u} hors de la table"},
+    "battalion-max": {"en": "{colour} reaches {s} at most ({cards} on the table)",
+                      "fr": "{colour} atteint {s} au plus ({cards} sur la table)"},
+    "value-gone": {"en": "every {x} is on the table", "fr": "tous les {x} sont sur la table"},
+    "host-max": {"en": "the best cards left give {s} at most", "fr": "les meilleures cartes restantes donnent {s} au plus"},
+    "seen-high": {"en": "The higher cards are on the table: {cards}.",
+                  "fr": "Les cartes plus fortes sont sur la table : {cards}."},
+}
 
 
-def side_name(side: Side, lang: str) -> str:
-    return _SIDE_NAMES[lang][side]
+def _t(key: str, lang: str, **kw: object) -> str:
+    return _T[key][lang].format(**kw)
 
 
-def card_list(cards: tuple[Card, ...] | list[Card], naming: Naming, lang: str) -> str:
+def check_options(lang: str, naming: str) -> None:
+    if lang not in LANGS:
+        raise PositionError(f"unknown proof language {lang!r}: use 'en' or 'fr'")
+    if naming not in NAMINGS:
+        raise PositionError(f"unknown naming {naming!r}: use gmt-en, gmt-fr or medieval-fr")
+
+
+def card_list(cards: Sequence[Card], naming: Naming, lang: str) -> str:
     names = [c.name(naming) for c in cards]
     if len(names) <= 1:
         return "".join(names)
-    joiner = " et " if lang == "fr" else " and "
-    return ", ".join(names[:-1]) + joiner + names[-1]
+    return ", ".join(names[:-1]) + _t("and", lang) + names[-1]
 
 
 def formation_text(f: Formation, naming: Naming, lang: str) -> str:
     """`Wedge 8-9-10 (27): blue 8, blue 9, Leader (Alexander) as blue 10`."""
     parts = []
-    word = " comme " if lang == "fr" else " as "
     for card in f.cards:
         stands = f.assignments.get(card)
-        parts.append(card.name(naming) if stands is None else card.name(naming) + word + stands.name(naming))
-    for card in f.added:
-        parts.append("+" + card.name(naming))
-    return f"{f.describe(naming, lang)}: {', '.join(parts)}"
+        parts.append(card.name(naming) if stands is None
+                     else card.name(naming) + _t("as", lang) + stands.name(naming))
+    parts.extend("+" + card.name(naming) for card in f.added)
+    return f.describe(naming, lang) + _t("colon", lang) + ", ".join(parts)
 
 
 def proof_text(v: ClaimVerdict, lang: str = "en", naming: Naming = "gmt-en") -> str:
     """The proof of a verdict; see `ClaimVerdict.proof`."""
-    if lang not in _SIDE_NAMES:
-        raise PositionError(f"unknown proof language {lang!r}: use 'en' or 'fr'")
-    if naming not in ("gmt-en", "gmt-fr", "medieval-fr"):
-        raise PositionError(f"unknown naming {naming!r}: use gmt-en, gmt-fr or medieval-fr")
-    fr = lang == "fr"
-    me, them = side_name(v.player, lang), side_name(_other(v.player), lang)
+    check_options(lang, naming)
+    me, them = _t(v.player, lang), _t(other(v.player), lang)
     n = v.flag
+    f = v.position.flag(n)
     if v.reason == "claimed":
-        f = v.position.flag(n)
-        owner = side_name(f.claimed, lang) if f.claimed else "?"
-        return (f"Le drapeau {n} est déjà pris par {owner} : une revendication est définitive."
-                if fr else f"Flag {n} is already claimed by {owner}: a claim is final.")
+        return _t("claimed", lang, n=n, owner=_t(f.claimed or v.player, lang))
     if v.reason == "incomplete":
-        f = v.position.flag(n)
-        have, need = len(f.side(v.player)), f.size
-        mud = (" (Boue)" if fr else " (Mud)") if f.mud else ""
-        return (f"{me} n'a que {have} carte(s) au drapeau {n} ; il en faut {need}{mud} pour le revendiquer."
-                if fr else f"{me} has only {have} card(s) at flag {n}; a claim needs {need}{mud}.")
+        return _t("incomplete", lang, me=me, have=len(f.side(v.player)), n=n, need=f.size,
+                  mud=_t("mud", lang) if f.mud else "")
     assert v.claimant is not None
-    mine = formation_text(v.claimant, naming, lang)
-    lines = [f"{me} : {mine}." if fr else f"{me}: {mine}."]
+    lines = [me + _t("colon", lang) + formation_text(v.claimant, naming, lang) + "."]
+    if f.fog:
+        lines.append(_t("fog", lang))
     if v.reason in ("stronger", "weaker", "tie-first", "tie-later"):
         assert v.opponent is not None
-        lines.append((f"{them} : " if fr else f"{them}: ") + formation_text(v.opponent, naming, lang) + ".")
-        lines.append(_compare(v, fr, me, them, naming))
-        return "\n".join(lines)
-    if v.reason == "cannot-complete":
-        f = v.position.flag(n)
-        need = f.size - len(f.side(_other(v.player)))
-        left = _unseen_count(v)
-        lines.append(
-            f"{them} doit encore poser {need} carte(s) mais il ne reste que {left} carte(s) Troupes "
-            f"hors de la table : {them} ne peut pas compléter (D10)." if fr else
-            f"{them} still needs {need} card(s) but only {left} Troop card(s) are not on the table: "
-            f"{them} cannot complete (D10).")
-        return "\n".join(lines)
-    assert v.opponent is not None
-    best = v.opponent
-    added = card_list(list(best.added), naming, lang)
-    if v.reason == "can-beat":
-        lines.append(
-            f"{them} peut encore jouer {added} (pas sur la table) et faire {formation_text(best, naming, lang)}, "
-            f"qui bat {me}." if fr else
-            f"{them} can still play {added} (not on the table) and make "
-            f"{formation_text(best, naming, lang)}, which beats {me}.")
-        return "\n".join(lines)
-    tie = best.key == v.claimant.key
-    lines.append(
-        f"Au mieux, {them} peut faire {formation_text(best, naming, lang)}"
-        + (", une égalité que {them} perdrait en jouant la dernière carte (D9)." if tie else
-           ", qui ne bat pas {me}.").format(them=them, me=me)
-        if fr else
-        f"At best {them} can make {formation_text(best, naming, lang)}"
-        + (", a tie that {them} would lose by playing the last card (D9)." if tie else
-           ", which does not beat {me}.").format(them=them, me=me))
-    lines.extend(blocker_lines(v, lang, naming))
+        lines.append(them + _t("colon", lang) + formation_text(v.opponent, naming, lang) + ".")
+        lines.append(_compare(v, lang, naming))
+    elif v.reason == "cannot-complete":
+        need = f.size - len(f.side(other(v.player)))
+        left = sum(1 for c in TROOPS if c not in v.position.face_up())
+        lines.append(_t("cannot-complete", lang, them=them, need=need, left=left))
+    elif v.reason == "can-beat":
+        assert v.opponent is not None
+        lines.append(_t("can-beat", lang, them=them, me=me, added=card_list(v.opponent.added, naming, lang),
+                        formation=formation_text(v.opponent, naming, lang)))
+    else:
+        assert v.opponent is not None
+        key = "best-tie" if v.opponent.key == v.claimant.key else "best-less"
+        lines.append(_t(key, lang, them=them, me=me, formation=formation_text(v.opponent, naming, lang)))
+        lines.extend(blocker_lines(v, lang, naming))
     return "\n".join(lines)
 
 
-def _other(side: Side) -> Side:
-    return "south" if side == "north" else "north"
-
-
-def _unseen_count(v: ClaimVerdict) -> int:
-    seen = v.position.face_up()
-    return sum(1 for c in TROOPS if c not in seen)
-
-
-def _compare(v: ClaimVerdict, fr: bool, me: str, them: str, naming: Naming) -> str:
+def _compare(v: ClaimVerdict, lang: str, naming: Naming) -> str:
     assert v.claimant is not None and v.opponent is not None
     a, b = v.claimant, v.opponent
-    if v.reason in ("stronger", "weaker"):
-        win, lose = (a, b) if v.reason == "stronger" else (b, a)
-        if win.rank != lose.rank:
-            why = (f"{category_name(win.category, naming)} > {category_name(lose.category, naming)}")
-        else:
-            why = (f"même catégorie, {win.sum} contre {lose.sum}" if fr else
-                   f"same category, {win.sum} against {lose.sum}")
-        who = me if v.reason == "stronger" else them
-        return (f"{who} est plus fort ({why})." if fr else f"{who} is stronger ({why}).")
-    first = me if v.reason == "tie-first" else them
-    return (f"Égalité : {first} a complété sa formation en premier et gagne le drapeau (D11)." if fr else
-            f"A tie: {first} completed their formation first and wins the flag (D11).")
+    if v.reason in ("tie-first", "tie-later"):
+        first = v.player if v.reason == "tie-first" else other(v.player)
+        return _t("tie", lang, first=_t(first, lang))
+    win, lose = (a, b) if v.reason == "stronger" else (b, a)
+    if win.rank != lose.rank:
+        why = f"{category_name(win.category, naming)} > {category_name(lose.category, naming)}"
+    elif win.rank == 0:
+        why = _t("sum-vs", lang, a=win.sum, b=lose.sum)
+    else:
+        why = _t("same-cat", lang, a=win.sum, b=lose.sum)
+    who = v.player if v.reason == "stronger" else other(v.player)
+    return _t("stronger", lang, who=_t(who, lang), why=why)
+
+
+# -- why no stronger formation is left to the opponent --------------------------------------
+def _places(position: Position, lang: str) -> dict[Card, str]:
+    where: dict[Card, str] = {c: _t("discards", lang) for c in position.discards}
+    for n, f in enumerate(position.flags, start=1):
+        for owner in SIDES:
+            for c in f.side(owner):
+                where[c] = _t("at", lang, n=n, side=_t(owner, lang))
+    return where
+
+
+def _located(cards: Sequence[Card], where: dict[Card, str], naming: Naming, lang: str) -> str:
+    """`blue 7 (flag 2, North) and blue 10 (discards)`; places left out when the list is long."""
+    if len(cards) > 3:
+        return card_list(cards, naming, lang)
+    names = [f"{c.name(naming)} ({where[c]})" if c in where else c.name(naming) for c in cards]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + _t("and", lang) + names[-1]
 
 
 def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
-    """Why each formation stronger than the claimant's is out of the opponent's reach."""
-    return []
+    """For each category that would beat the claimant, why the opponent cannot make it.
+
+    Only called for `cannot-beat`: the opponent is incomplete and no stronger completion
+    exists, so every line below names the cards on the table (or the opponent's own cards)
+    that rule a stronger formation out.
+    """
+    assert v.claimant is not None
+    position = v.position
+    f = position.flag(v.flag)
+    side = f.side(other(v.player))
+    seen = position.face_up()
+    unseen = [c for c in TROOPS if c not in seen]
+    where = _places(position, lang)
+    size = f.size
+    k = size - len(side)
+    troops = [cv_of(c) for c in side if c.is_troop]
+    wilds = [c for c in side if not c.is_troop]
+    doms = [WILD_VALUES[w] for w in wilds]
+    rank, s = v.claimant.key
+    wild_note = _t("wild-short", lang, wilds=card_list(wilds, naming, lang)) if wilds else ""
+    unseen_set = set(unseen)
+
+    if rank == 0:  # Fog: only a higher sum would beat; it is out of reach.
+        best = v.opponent
+        assert best is not None
+        low = min((c.value or 0 for c in best.added), default=11)
+        higher = [c for c in TROOPS if c in seen and (c.value or 0) > low and c not in side]
+        return [_t("seen-high", lang, cards=card_list(higher, naming, lang))] if higher and k else []
+
+    lines = []
+    above = _t("above", lang, s=s)
+
+    def no(cat: str, why: str, same_rank: bool) -> None:
+        lines.append(_t("no-cat", lang, cat=category_name(cat, naming), de=_de(cat, naming, lang),
+                        above=above if same_rank else _t("any", lang), why=why))
+
+    def own(cat: str, why: str) -> None:
+        lines.append(_t("no-cat-own", lang, cat=category_name(cat, naming), de=_de(cat, naming, lang),
+                        cards=card_list(side, naming, lang), why=_t("own-" + why, lang)))
+
+    # Wedge and Skirmish: every run of `size` values that fits the opponent's own cards.
+    for cat, cat_rank in (("wedge", 5), ("skirmish", 2)):
+        if cat_rank < rank:
+            continue
+        same = cat_rank == rank
+        values = [x for _, x in troops]
+        colours = sorted({c for c, _ in troops}) if troops else list(range(6))
+        if cat == "skirmish":
+            colours = [-1]  # any colour will do
+        if len(colours) > 1:
+            own(cat, "colours")
+            continue
+        if len(set(values)) != len(values) or not _any_run(values, size, False, 0):
+            own(cat, "apart")
+            continue
+        targets: list[str] = []
+        extra = 0
+        for colour in colours:
+            for start in range(11 - size, 0, -1):
+                run = range(start, start + size)
+                if not set(values) <= set(run) or (same and sum(run) <= s):
+                    continue
+                need = [x for x in run if x not in values]
+                if cat == "wedge":
+                    gone = [x for x in need if troop_of(colour, x) not in unseen_set]
+                else:
+                    gone = [x for x in need if all(troop_of(c, x) not in unseen_set for c in range(6))]
+                if assign_wilds(doms, need, sum(1 << x for x in gone)) is not None:
+                    continue  # reachable: never so for a cannot-beat verdict
+                if len(targets) >= _MAX_TARGETS:
+                    extra += 1
+                    continue
+                label = (f"{colour_name(COLOURS[colour], naming)} " if colour >= 0 else "") + \
+                    "-".join(map(str, run))
+                if cat == "wedge":
+                    blocked = _located([troop_of(colour, x) for x in gone], where, naming, lang)
+                else:
+                    blocked = "; ".join(_t("value-gone", lang, x=x) for x in gone)
+                targets.append(_t("needs", lang, target=label, cards=blocked))
+        if targets:
+            sep = _t("sep", lang)
+            more = sep + _t("more", lang, count=extra) if extra else ""
+            no(cat, sep.join(targets) + more + wild_note, same)
+
+    # Phalanx: every value the opponent's cards allow.
+    if rank <= 4:
+        same = rank == 4
+        distinct = {x for _, x in troops}
+        if len(distinct) > 1:
+            own("phalanx", "values")
+        else:
+            parts = []
+            for x in (sorted(distinct) if distinct else range(10, 0, -1)):
+                if same and x * size <= s or any(not dom >> x & 1 for dom in doms):
+                    continue
+                left = sum(1 for c in unseen if c.value == x)
+                if left >= k:
+                    continue
+                parts.append(_t("phalanx-short", lang, x=x, k=k, u=left))
+            if parts:
+                no("phalanx", _t("sep", lang).join(parts[:_MAX_TARGETS + 1]), same)
+
+    # Battalion: the best of each colour the opponent's cards allow.
+    if rank <= 3:
+        same = rank == 3
+        pool = Pool.of(unseen)
+        colours_here = {c for c, _ in troops}
+        if len(colours_here) > 1:
+            own("battalion", "colours")
+        else:
+            parts = []
+            for ci in (sorted(colours_here) if colours_here else range(6)):
+                letter = COLOURS[ci]
+                name = colour_name(letter, naming)
+                found = best_battalion(side, pool, letter, f.mud)
+                if found is None:
+                    left = sum(1 for c in unseen if c.colour == letter)
+                    parts.append(_t("battalion-none", lang, colour=name, k=k, u=left))
+                elif found.sum <= s:
+                    low = min((c.value or 0 for c in found.added), default=11)
+                    higher = [c for c in TROOPS if c.colour == letter and c in seen
+                              and (c.value or 0) > low and c not in side]
+                    parts.append(_t("battalion-max", lang, colour=name, s=found.sum,
+                                    cards=card_list(higher, naming, lang) or "-"))
+            if parts:
+                no("battalion", _t("sep", lang).join(parts), same)
+
+    # Host: the best sum left.
+    if rank == 1:
+        no("host", _t("host-max", lang, s=_host_sum(side, unseen, k)), True)
+    return lines
+
+
+def _de(cat: str, naming: Naming, lang: str) -> str:
+    """French elision: `Pas d'Ordre`, `Pas de Pointe`."""
+    return "d'" if category_name(cat, naming)[0] in "AEIOUÉH" else "de "
+
+
+def _any_run(values: Sequence[int], size: int, same: bool, s: int) -> bool:
+    return any(set(values) <= set(range(a, a + size)) and (not same or sum(range(a, a + size)) > s)
+               for a in range(1, 12 - size))
+
+
+def _host_sum(side: Sequence[Card], unseen: Sequence[Card], k: int) -> int:
+    wild_best = {w: WILD_VALUES[w].bit_length() - 1 for w in WILD_VALUES}
+    total = sum(c.value if c.value is not None else wild_best[c] for c in side)
+    return total + sum(sorted((c.value or 0 for c in unseen), reverse=True)[:k])

@@ -1,0 +1,173 @@
+"""The claim prover against the exhaustive oracle, hand-checked positions, and proof texts."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.bench.rules import random_position
+from companion.rules.cards import TROOPS
+from companion.rules.errors import PositionError
+from companion.rules.position import SIDES, FlagPosition, Position, Side
+from companion.rules.prover import REASONS, ClaimVerdict, claimable, prove
+
+from . import oracle
+
+DATA = Path(__file__).parent / "data" / "claims.jsonl"
+MAX_WORK = 40_000  # formations the oracle may rate per check, to keep the run short
+
+
+def check_against_oracle(p: Position, n: int, side: Side) -> ClaimVerdict:
+    v = prove(p, n, side)
+    valid, reason, mine, theirs = oracle.verdict(p, n, side)
+    assert (v.valid, v.reason) == (valid, reason), (p.dumps(), n, side)
+    assert (None if v.claimant is None else v.claimant.key) == mine
+    assert (None if v.opponent is None else v.opponent.key) == theirs, (p.dumps(), n, side)
+    f = p.flag(n)
+    seen = p.face_up()
+    pool = [c for c in TROOPS if c not in seen]
+    for formation, owner in ((v.claimant, side), (v.opponent, "south" if side == "north" else "north")):
+        if formation is None:
+            continue
+        assert formation.cards == f.side(owner)
+        got = oracle.check_realisation(formation.cards, formation.troops(), formation.added,
+                                       dict(formation.assignments), f.fog, pool)
+        assert got == formation.key
+    return v
+
+
+def _sweep(seed: int, count: int, **options: Any) -> dict[str, int]:
+    """Check `count` generated claims at the focus flag; returns how often each reason came."""
+    rng = random.Random(seed)
+    seen: dict[str, int] = {}
+    done = 0
+    while done < count:
+        n = rng.randint(1, 9)
+        p = random_position(rng, focus=n, **options)
+        side = rng.choice(SIDES)
+        if oracle.work(p, n, side) > MAX_WORK:
+            continue
+        v = check_against_oracle(p, n, side)
+        seen[v.reason] = seen.get(v.reason, 0) + 1
+        done += 1
+    return seen
+
+
+@pytest.mark.parametrize("name, seed, options", [
+    ("plain", 1, {"p_env": 0.0, "p_morale": 0.0, "discards": (10, 30)}),
+    ("wildcards", 2, {"p_env": 0.0, "p_morale": 0.6, "discards": (15, 32)}),
+    ("fog and mud", 3, {"p_env": 0.6, "p_morale": 0.3, "discards": (18, 34)}),
+    ("late game", 4, {"p_env": 0.3, "p_morale": 0.4, "discards": (28, 40), "p_claimed": 0.0}),
+])
+def test_prover_matches_oracle(name: str, seed: int, options: dict[str, Any]) -> None:
+    seen = _sweep(seed, 700, **options)
+    # The sweep must reach the interesting verdicts, or it proves little.
+    for reason in ("can-beat", "cannot-beat", "stronger", "weaker", "incomplete"):
+        assert seen.get(reason, 0) > 0, (name, seen)
+
+
+def _full_flag_positions(rng: random.Random, fog: bool, mud: bool) -> Position:
+    """Both sides complete at flag 1 from a narrow set of cards, so ties are frequent."""
+    size = 4 if mud else 3
+    colours = rng.sample("ROYGBP", 3)
+    low = rng.randint(1, 10 - size)
+    narrow = [c for c in TROOPS if c.colour in colours and low <= (c.value or 0) <= low + size]
+    picked = rng.sample(narrow, 2 * size)
+    env = tuple(c for c, on in ((oracle.BY_CODE["FOG"], fog), (oracle.BY_CODE["MUD"], mud)) if on)
+    first: Side = rng.choice(SIDES)
+    flag = FlagPosition(tuple(picked[:size]), tuple(picked[size:]), env, None, first)
+    return Position((flag,) + tuple(FlagPosition() for _ in range(8)))
+
+
+@pytest.mark.parametrize("fog, mud", [(False, False), (True, False), (False, True), (True, True)])
+def test_complete_sides_and_ties(fog: bool, mud: bool) -> None:
+    rng = random.Random(50 + 2 * fog + mud)
+    seen: set[str] = set()
+    for _ in range(400):
+        p = _full_flag_positions(rng, fog, mud)
+        for side in SIDES:
+            seen.add(check_against_oracle(p, 1, side).reason)
+    assert {"tie-first", "tie-later", "stronger", "weaker"} <= seen
+
+
+def test_tie_without_completed_first_names_the_flag() -> None:
+    flag = FlagPosition(north=tuple(oracle.BY_CODE[c] for c in ("R4", "G5", "B6")),
+                        south=tuple(oracle.BY_CODE[c] for c in ("Y4", "P5", "O6")))
+    p = Position((FlagPosition(),) * 6 + (flag,) + (FlagPosition(),) * 2)
+    with pytest.raises(PositionError, match="flag 7.*completed_first"):
+        prove(p, 7, "north")
+    with pytest.raises(PositionError, match="flag 7"):
+        claimable(p)
+
+
+def test_claimable_agrees_with_prove() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        p = random_position(rng, discards=(0, 25))
+        board = claimable(p)
+        assert len(board) == 18
+        for (n, side), v in board.items():
+            assert v == prove(p, n, side)
+
+
+@pytest.mark.parametrize("flag, player, message", [
+    (0, "north", "no flag 0"), (10, "south", "no flag 10"), (3, "east", "'east' is not a player"),
+])
+def test_bad_arguments(flag: int, player: Any, message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        prove(Position(), flag, player)
+
+
+# -- hand-checked positions ---------------------------------------------------------------
+def _data() -> list[dict[str, Any]]:
+    rows = []
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("//"):
+            rows.append(json.loads(line))
+    return rows
+
+
+@pytest.mark.parametrize("case", _data(), ids=lambda c: str(c["name"]))
+def test_hand_checked(case: dict[str, Any]) -> None:
+    p = Position.from_json(case["position"])
+    v = prove(p, case["flag"], case["player"])
+    expect = case["expect"]
+    got = v.to_json()
+    for key, value in expect.items():
+        assert got[key] == value, (case["name"], key, got)
+    assert (v.valid, v.reason) == oracle.verdict(p, case["flag"], case["player"])[:2]
+
+
+def test_data_covers_every_reason() -> None:
+    assert {c["expect"]["reason"] for c in _data()} == set(REASONS)
+
+
+def test_data_has_the_rulebook_examples() -> None:
+    names = {c["name"] for c in _data()}
+    assert {"gmt-wedge-beats-phalanx", "gmt-phalanx-beats-incomplete",
+            "gmt-wedge-holds-b7-b10-seen", "gmt-wedge-fails-b7-b10-unseen"} <= names
+
+
+# -- proof texts --------------------------------------------------------------------------
+@pytest.mark.parametrize("case", _data(), ids=lambda c: str(c["name"]))
+def test_proof_texts(case: dict[str, Any]) -> None:
+    p = Position.from_json(case["position"])
+    v = prove(p, case["flag"], case["player"])
+    for lang, naming in (("en", "gmt-en"), ("fr", "gmt-fr"), ("fr", "medieval-fr")):
+        text = v.proof(lang, naming)  # type: ignore[arg-type]
+        assert text and len(text.splitlines()) <= 12
+        for word in case.get("proof_has", {}).get(naming, []):
+            assert word in text, (naming, text)
+    assert v.to_json()["proof"] == v.proof()
+
+
+def test_proof_options_are_checked() -> None:
+    v = prove(Position(), 1, "north")
+    with pytest.raises(PositionError, match="'de'"):
+        v.proof("de")
+    with pytest.raises(PositionError, match="'gmt-de'"):
+        v.proof("en", "gmt-de")  # type: ignore[arg-type]
