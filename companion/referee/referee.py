@@ -170,27 +170,31 @@ class Referee:
                                naming=header.naming)  # type: ignore[arg-type]
         self.settings = replace(self.settings, rounds=header.rounds, first=header.first,
                                 game=self._rules)
-        ends = store.entries(match_id, kinds=("round-end",))
-        number, first = 1, header.first
+        from companion.record.replay import effective_actions
+        entries = store.entries(match_id)
+        ends = [e for e in entries if e.kind == "round-end"]
+        first = header.first
         for end in ends:
-            number += 1
             if end.player is not None:
                 first = end.player
             scores = (end.data or {}).get("scores")
             if isinstance(scores, dict):
                 self._scores = {s: int(scores.get(s, 0)) for s in SIDES}
+        over = len(ends) >= header.rounds
+        number = header.rounds if over else len(ends) + 1
+        if over:  # show the last round as it ended; its first player is the one before
+            first = header.first
+            for end in ends[:-1]:
+                first = end.player or first
         self._round = self._new_round(number, first)
-        if number > self.settings.rounds:
-            self._round = self._new_round(self.settings.rounds, first)
-            self._mode = "match-over"
-            return
-        actions = store.effective_actions(match_id, round=number) if ends else \
-            store.effective_actions(match_id)
+        actions = effective_actions(entries, round=number, rounds=header.rounds)
         ok = self._replay(list(actions))
         if ok < len(actions):
             raise RefereeError(f"match {match_id}: recorded action {ok} ({actions[ok]}) is "
                                "refused by the rules on replay; the record is damaged")
-        if actions:
+        if over:
+            self._mode = "match-over"
+        elif actions:
             self._mode = "holding"
             self._hold_reason = "record-differs"
 
@@ -427,7 +431,7 @@ class Referee:
 
     def _start_round(self) -> list[Event]:
         winner = self._round.game.winner
-        first = winner if winner is not None else other(self._round.first)
+        first = winner if winner is not None else self._round.first  # as the record replays
         self._round = self._new_round(self._round.number + 1, first)
         self._mode = "playing"
         self._violation = None

@@ -1,0 +1,366 @@
+"""The main job without a table (contract 3): bots play, the camera is drawn, the referee rules.
+
+Two seeded bots play a full legal game with Tactics (`companion.rules.bots`).  Every moment
+of it is drawn by the synthetic renderer as the overhead camera would see it: an arm over
+the table while a card is laid, cards in echelon, guile cards beside the line (their effect
+sometimes a moment later), claimed tiles moved aside.  The frames go through the real
+pipeline (an enrolled deck, `TableReader.read`, the motion test), the referee and the match
+record.  At the end the record is compared with what the bots really played.
+
+A run writing to a database that already holds this seed's unfinished match resumes it: the
+referee rebuilds the game from the record and the table is drawn again from that point.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
+
+from companion.errors import CompanionError
+from companion.rules.actions import (
+    Action,
+    Claim,
+    Deserter,
+    Draw,
+    Pass,
+    Play,
+    Redeploy,
+    Scout,
+    Traitor,
+    guile_card,
+)
+from companion.rules.bots import simulate
+from companion.rules.cards import Card
+from companion.rules.position import FLAG_COUNT, Side
+from companion.rules.state import GameState, Settings
+from companion.vision.observation import Observation
+
+from .events import ActionCommitted, ClaimDecided, DoubtRaised, Event
+from .referee import Referee
+from .settings import RefereeSettings
+
+log = logging.getLogger(__name__)
+
+SEED_TAG = "demo_seed"
+FRAME_DT = 0.2          # seconds between frames: the rig's camera loop reads about 5 a second
+
+
+class DemoError(CompanionError):
+    """The demo could not run as asked (a record that is not this game, a bad option)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DemoOptions:
+    seed: int = 1
+    db: Path | None = None
+    frames: Path | None = None
+    vision: bool = True
+    printing: str = "printing-a"
+
+
+@dataclass(frozen=True, slots=True)
+class DemoResult:
+    match_id: int
+    played: tuple[Action, ...]        # what the bots really did, as a table shows it
+    recorded: tuple[Action, ...]      # the effective actions of the match record
+    winner: Side | None
+    termination: str
+    frames: int
+    confirmations: int
+    corrections: int
+    resumed_at: int
+    seconds: float
+
+    @property
+    def agreement(self) -> float:
+        if not self.played and not self.recorded:
+            return 1.0
+        same = sum(1 for a, b in zip(self.played, self.recorded) if a == b)
+        return same / max(len(self.played), len(self.recorded))
+
+
+def visible(action: Action) -> Action | None:
+    """An action as a referee at a real table records it: no draws, Scout without its cards."""
+    if isinstance(action, Draw):
+        return None
+    if isinstance(action, Scout):
+        return Scout(action.player)
+    return action
+
+
+# -- what the camera sees -----------------------------------------------------------------------
+class Eyes(Protocol):
+    def look(self, scene: object, moving: bool) -> Observation: ...
+    def close(self) -> None: ...
+
+
+class TruthEyes:
+    """No camera: each scene's ground-truth observation (the fast `--no-vision` mode)."""
+
+    def look(self, scene: object, moving: bool) -> Observation:
+        obs: Observation = scene.observation()  # type: ignore[attr-defined]
+        return replace(obs, motion=moving)
+
+    def close(self) -> None:
+        pass
+
+
+class VisionEyes:
+    """The real pipeline on drawn frames: enrol the printing's deck once, then read frames."""
+
+    def __init__(self, printing_name: str, seed: int, frames_dir: Path | None) -> None:
+        from companion.vision import deck as deck_mod
+        from companion.vision.motion import MotionDetector
+        from companion.vision.pipeline import TableReader
+        from companion.vision.synth import PRINTINGS, write_deck_images
+
+        printing = PRINTINGS.get(printing_name) if isinstance(PRINTINGS, dict) else None
+        if printing is None:
+            names = ", ".join(PRINTINGS) if isinstance(PRINTINGS, dict) else "?"
+            raise DemoError(f"unknown printing {printing_name!r}; use one of {names}")
+        self.printing = printing
+        self.seed = seed
+        self.frames_dir = frames_dir
+        self._tmp = tempfile.TemporaryDirectory(prefix="companion-demo-deck-")
+        write_deck_images(printing, Path(self._tmp.name))
+        self.reader = TableReader(deck_mod.enrol(Path(self._tmp.name)))
+        self.motion = MotionDetector()
+        self.count = 0
+        if frames_dir is not None:
+            frames_dir.mkdir(parents=True, exist_ok=True)
+
+    def look(self, scene: object, moving: bool) -> Observation:
+        from companion.vision.synth import render, render_lores
+        self.count += 1
+        frame = render(scene, self.printing, seed=self.seed)  # type: ignore[arg-type]
+        lores = render_lores(scene, self.printing, seed=self.seed)  # type: ignore[arg-type]
+        if self.frames_dir is not None:
+            import cv2
+            cv2.imwrite(str(self.frames_dir / f"frame-{self.count:05d}.jpg"), frame,
+                        [cv2.IMWRITE_JPEG_QUALITY, 85])
+        motion = self.motion.update(lores)
+        obs = self.reader.read(frame)
+        return replace(obs, motion=motion or obs.motion)
+
+    def close(self) -> None:
+        self._tmp.cleanup()
+
+
+# -- drawing the table --------------------------------------------------------------------------
+def scene_of(state: GameState, table_seed: int, hand: object = None,
+             extra_offline: tuple[Side, Card] | None = None) -> object:
+    """The synthetic scene of a game state: what lies on the table at that moment."""
+    from companion.vision.synth import FlagScene, Scene
+    position = state.position()
+    flags = tuple(FlagScene(n, position.flag(n).claimed or "line",  # type: ignore[arg-type]
+                            state.layout(n, "north"), state.layout(n, "south"))
+                  for n in range(1, FLAG_COUNT + 1))
+    off = {"north": state.offline("north"), "south": state.offline("south")}
+    if extra_offline is not None:
+        side, card = extra_offline
+        off[side] = off[side] + (card,)
+    return Scene(flags, off["north"], off["south"], hand, table_seed)  # type: ignore[arg-type]
+
+
+def _hand_for(action: Action) -> object:
+    """An arm reaching from the player's edge towards where the action happens."""
+    from companion.vision.geometry import FLAG_PITCH
+    from companion.vision.synth import Hand
+    flag = getattr(action, "to_flag", None) or getattr(action, "flag", None) \
+        or getattr(action, "from_flag", None) or (9 if action.player == "north" else 1)
+    sign = -1.0 if action.player == "north" else 1.0
+    return Hand(action.player, (flag - 5) * FLAG_PITCH, sign * 110.0, angle_deg=8.0 * sign)
+
+
+@dataclass(frozen=True, slots=True)
+class _Moment:
+    """One visible action: the table before and after, and the true state indices."""
+
+    action: Action
+    before: GameState
+    after: GameState
+
+
+def _moments(seed: int, settings: Settings) -> tuple[list[_Moment], GameState]:
+    game = simulate(seed, first="south", settings=settings)
+    states = game.states()
+    out: list[_Moment] = []
+    for j, action in enumerate(game.actions):
+        seen = visible(action)
+        if seen is not None:
+            out.append(_Moment(seen, states[j], states[j + 1]))
+    return out, game.final
+
+
+def _frames(m: _Moment, seed: int, k: int, two_step: bool, calm: int) -> Iterator[tuple[object, bool]]:
+    """The frames of one moment: (scene, moving)."""
+    hand = _hand_for(m.action)
+    after = scene_of(m.after, seed)
+    guile = guile_card(m.action)
+    if two_step and guile is not None and not isinstance(m.action, Scout):
+        # The guile card first, calm long enough to be read; its effect a moment later (D5).
+        yield scene_of(m.before, seed, hand, (m.action.player, guile)), True
+        mid = scene_of(m.before, seed, None, (m.action.player, guile))
+        for _ in range(calm):
+            yield mid, False
+    yield scene_of(m.before, seed, hand), True       # the arm reaches over the table
+    yield scene_of(m.after, seed, hand), True        # the card is down, the arm still there
+    for _ in range(calm):
+        yield after, False
+
+
+def _describe(action: Action) -> str:
+    who = action.player
+    match action:
+        case Play():
+            kind = {"environment": "lays", "morale": "plays"}.get(action.card.family, "plays")
+            return f"{who} {kind} {action.card.name()} at flag {action.flag}"
+        case Scout():
+            return f"{who} plays Scout"
+        case Redeploy():
+            to = "discards it" if action.to_flag is None else f"moves it to flag {action.to_flag}"
+            return f"{who} plays Redeploy: takes {action.card.name()} from flag " \
+                   f"{action.from_flag} and {to}"
+        case Deserter():
+            return f"{who} plays Deserter: discards {action.card.name()} from flag {action.flag}"
+        case Traitor():
+            return f"{who} plays Traitor: takes {action.card.name()} from flag " \
+                   f"{action.from_flag} to flag {action.to_flag}"
+        case Claim():
+            return f"{who} claims flag {action.flag}"
+        case Pass():
+            return f"{who} passes"
+    return str(action)
+
+
+def _find_match(store: object, seed: int) -> int | None:
+    """The latest unfinished demo match of this seed in the store, if any."""
+    best = None
+    for info in store.matches():  # type: ignore[attr-defined]
+        if info.header.extra.get(SEED_TAG) != str(seed):
+            continue
+        ends = store.entries(info.id, kinds=("round-end",))  # type: ignore[attr-defined]
+        if len(ends) < info.header.rounds:
+            best = info.id
+    return best
+
+
+def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoResult:
+    """Play, draw, read, referee and record one seeded game; the comparison at the end."""
+    from companion.record.store import MatchStore
+
+    started = time.perf_counter()
+    settings = Settings()
+    moments, final = _moments(options.seed, settings)
+    played = tuple(m.action for m in moments)
+    ref_settings = RefereeSettings(stable_frames=3, stable_seconds=0.3, game=settings)
+    calm = ref_settings.stable_frames + 1
+    eyes: Eyes = VisionEyes(options.printing, options.seed, options.frames) if options.vision \
+        else TruthEyes()
+    confirmations = corrections = 0
+    frames = 0
+    t = 0.0
+    try:
+        with MatchStore(options.db) as store:
+            match_id = _find_match(store, options.seed)
+            if match_id is None:
+                referee = Referee(ref_settings, store, header_extra={SEED_TAG: str(options.seed)})
+                resumed_at = 0
+                out(f"match {referee.match_id}: seed {options.seed}, south plays first")
+            else:
+                referee = Referee(ref_settings, store, match_id)
+                resumed_at = len(referee.state.actions)
+                if tuple(referee.state.actions) != played[:resumed_at]:
+                    raise DemoError(f"match {match_id} in {store.path} is not the game of seed "
+                                    f"{options.seed}; use another --db")
+                out(f"match {match_id}: seed {options.seed}, resumed after {resumed_at} "
+                    "recorded actions")
+            assert referee.match_id is not None
+            now = moments[resumed_at - 1].after if resumed_at else \
+                GameState.new_table(first="south", settings=settings)
+            # The table as it stands, calm: the referee checks it against the record.
+            for _ in range(calm):
+                t += FRAME_DT
+                frames += 1
+                referee.feed(eyes.look(scene_of(now, options.seed), False), t)
+            for i in range(resumed_at, len(moments)):
+                m = moments[i]
+                events: list[Event] = []
+                if isinstance(m.action, Pass):
+                    events += referee.pass_turn(m.action.player)
+                else:
+                    for scene, moving in _frames(m, options.seed, i, i % 2 == 1, calm):
+                        t += FRAME_DT
+                        frames += 1
+                        events += referee.feed(eyes.look(scene, moving), t)
+                        # The players answer the referee's questions as they come (designed
+                        # flow): a doubtful read is confirmed with the card really there.
+                        for e in [e for e in events if isinstance(e, DoubtRaised)]:
+                            events.remove(e)
+                            for d in e.doubts:
+                                truth = _truth_at(scene, d.where, d.index)
+                                if truth is not None:
+                                    confirmations += 1
+                                    events += referee.confirm(d, truth)
+                state = referee.state
+                if len(state.actions) == i + 1 and state.actions[i] != m.action:
+                    card = getattr(m.action, "card", None)
+                    if card is not None and type(state.actions[i]) is type(m.action):
+                        corrections += 1
+                        out(f"     players correct action {i}: {state.actions[i]} -> {m.action}")
+                        events += referee.correct(i, card)
+                _report(out, i, events)
+                if len(referee.state.actions) != i + 1:
+                    v = referee.state.violations
+                    out(f"     the referee did not commit {m.action}"
+                        + (f": {v[0]}" if v else ""))
+                    break
+            recorded = tuple(store.effective_actions(referee.match_id, round=1))
+            match_id = referee.match_id
+    finally:
+        eyes.close()
+    winner = final.winner
+    termination = final.outcome.termination if final.outcome else "unfinished"
+    return DemoResult(match_id, played, recorded, winner, termination, frames, confirmations,
+                      corrections, resumed_at, time.perf_counter() - started)
+
+
+def _truth_at(scene: object, where: str, index: int) -> Card | None:
+    from .view import TableView, parse_where
+    loc = parse_where(where)
+    if loc is None:
+        return None
+    cards = TableView.from_observation(scene.observation()).cards_at(loc)  # type: ignore[attr-defined]
+    return cards[index] if 0 <= index < len(cards) else None
+
+
+def _report(out: Callable[[str], None], i: int, events: list[Event]) -> None:
+    for e in events:
+        if isinstance(e, ActionCommitted):
+            out(f"{e.index + 1:4d}. {_describe(e.action)}")
+        elif isinstance(e, ClaimDecided) and e.accepted:
+            out("      proof: " + e.verdict.proof().replace("\n", "\n             "))
+        elif isinstance(e, ClaimDecided):
+            out(f"      refused ({e.verdict.reason}): "
+                + e.verdict.proof().replace("\n", "\n             "))
+
+
+def main(options: DemoOptions, out: Callable[[str], None] = print) -> int:
+    result = run_demo(options, out)
+    if result.winner is not None:
+        out(f"winner: {result.winner} by {result.termination}")
+    else:
+        out(f"no winner ({result.termination})")
+    same = sum(1 for a, b in zip(result.played, result.recorded) if a == b)
+    out(f"frames: {result.frames} ({'vision pipeline' if options.vision else 'ground truth'}), "
+        f"doubts confirmed by the players: {result.confirmations}, corrections: "
+        f"{result.corrections}, {result.seconds:.1f} s")
+    out(f"match {result.match_id} saved; agreement between the record and the game played: "
+        f"{100 * result.agreement:.1f}% ({same}/{len(result.played)} actions, "
+        f"{len(result.recorded)} recorded)")
+    return 0 if result.agreement == 1.0 and len(result.recorded) == len(result.played) else 1
