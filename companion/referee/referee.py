@@ -194,6 +194,9 @@ class Referee:
                                "refused by the rules on replay; the record is damaged")
         if over:
             self._mode = "match-over"
+        elif self._round.game.over:
+            self._refresh()
+            self._maybe_over()  # stopped between the winning claim and its round-end entry
         elif actions:
             self._mode = "holding"
             self._hold_reason = "record-differs"
