@@ -1,0 +1,483 @@
+"""Draw a `Scene` as an overhead camera frame (BGR uint8), seeded, with optional degradations.
+
+The table is laid out in millimetres with the rig's geometry (`geometry.py`), drawn at the
+frame's px/mm, then passed through one perspective warp (camera tilt, global rotation, scale,
+shift) and the sensor's faults (light, colour cast, glare, blur, noise, JPEG).  The same seed
+gives the same pixels.  Card faces and tiles are cached per printing and resolution.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.rules.cards import ALL_CARDS, Card
+from companion.rules.position import SIDES, Side
+from companion.vision.geometry import (
+    CARD_H, CARD_W, CLAIMED_OFFSET, ECHELON_STEP, FIRST_CARD_GAP, FLAG_PITCH, FRAME_H, FRAME_W,
+    LORES_H, LORES_W, OFFLINE_GAP, PX_PER_MM, TILE_H, TILE_W, ZONE_DEPTH)
+from companion.vision.synth.errors import SynthError
+from companion.vision.synth.faces import Printing, card_face
+from companion.vision.synth.scene import Hand, Scene
+from companion.vision.tilesheet import tile_image
+
+CAMERA_HEIGHT_MM = 775.0          # the rig's camera above the table (75-80 cm)
+CARD_CORNER_MM = 3.0
+NEAR_EDGE = TILE_H / 2 + FIRST_CARD_GAP          # first card's near edge, from the line
+OFFLINE_X = 4 * FLAG_PITCH + FLAG_PITCH / 2 + OFFLINE_GAP + CARD_W / 2 - 2.0
+"""Off-line columns' centre, from flag 5: north's east of flag 9, south's west of flag 1."""
+OFFLINE_NEAR = 10.0               # an off-line column starts this far from the line
+_MAX_REACH = 272.0                # cards end within the frame (half height is ~282 mm)
+MARGIN = 0.12                     # table drawn beyond each frame edge, as a fraction of it
+
+
+# -- degradations ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Degrade:
+    """The camera's and the room's faults, each off at its default.
+
+    Angles in degrees, shifts in table mm, `blur` and `noise` in full-frame pixels and grey
+    levels (scaled down with the frame for small renders), `jpeg` a quality (0: no JPEG).
+    """
+
+    tilt_deg: float = 0.0                 # camera tilt from straight down (perspective)
+    tilt_dir_deg: float = 0.0             # direction the camera leans towards
+    rotate_deg: float = 0.0               # the whole image turned
+    scale: float = 1.0                    # camera height changed a little
+    shift_mm: tuple[float, float] = (0.0, 0.0)
+    light: float = 0.0                    # uneven light: brightness falls by up to this much
+    light_dir_deg: float = 0.0            # ... in this direction
+    vignette: float = 0.0                 # darkening of the corners
+    exposure: float = 1.0                 # overall gain
+    cast: tuple[float, float, float] = (1.0, 1.0, 1.0)   # BGR gains: white balance off
+    glare: float = 0.0                    # a bright spot's strength, 0-1
+    glare_at: tuple[float, float] = (0.5, 0.5)            # its centre, as frame fractions
+    glare_radius: float = 0.08            # its radius, as a fraction of the frame width
+    blur: float = 0.0                     # Gaussian sigma
+    noise: float = 0.0                    # sensor noise sigma
+    jpeg: int = 0                         # JPEG quality, 0 = none
+    hand: Hand | None = None              # an arm over the table (not in the ground truth)
+
+    def __post_init__(self) -> None:
+        checks = [("tilt_deg", 0.0 <= self.tilt_deg <= 15.0), ("rotate_deg", abs(self.rotate_deg) <= 10),
+                  ("scale", 0.8 <= self.scale <= 1.2), ("light", 0.0 <= self.light <= 0.9),
+                  ("vignette", 0.0 <= self.vignette <= 0.9), ("exposure", 0.3 <= self.exposure <= 2.0),
+                  ("glare", 0.0 <= self.glare <= 1.0), ("blur", 0.0 <= self.blur <= 8.0),
+                  ("noise", 0.0 <= self.noise <= 40.0),
+                  ("jpeg", self.jpeg == 0 or 5 <= self.jpeg <= 100),
+                  ("cast", all(0.4 <= g <= 1.6 for g in self.cast))]
+        for name, ok in checks:
+            if not ok:
+                raise SynthError(f"degradation {name}={getattr(self, name)!r} is out of range")
+
+    @classmethod
+    def none(cls) -> Degrade:
+        return cls()
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, hand: bool = True) -> Degrade:
+        """A mix of faults, each present with some probability, within the rig's bounds."""
+        def maybe(p: float) -> bool:
+            return bool(rng.random() < p)
+
+        tilt = float(rng.uniform(0, 10)) if maybe(0.7) else 0.0
+        cast = (tuple(float(g) for g in rng.uniform(0.8, 1.2, 3)) if maybe(0.6)
+                else (1.0, 1.0, 1.0))
+        arm = None
+        if hand and maybe(0.25):
+            side: Side = "north" if maybe(0.5) else "south"
+            sign = -1 if side == "north" else 1
+            arm = Hand(side, float(rng.uniform(-400, 400)), float(sign * rng.uniform(-60, 200)),
+                       float(rng.uniform(-30, 30)), float(rng.uniform(70, 100)))
+        return cls(
+            tilt_deg=tilt, tilt_dir_deg=float(rng.uniform(0, 360)),
+            rotate_deg=float(rng.uniform(-3, 3)) if maybe(0.6) else 0.0,
+            scale=float(rng.uniform(0.95, 1.0)) if maybe(0.5) else 1.0,
+            shift_mm=((float(rng.uniform(-8, 8)), float(rng.uniform(-6, 6))) if maybe(0.5)
+                      else (0.0, 0.0)),
+            light=float(rng.uniform(0.05, 0.4)) if maybe(0.6) else 0.0,
+            light_dir_deg=float(rng.uniform(0, 360)),
+            vignette=float(rng.uniform(0.05, 0.35)) if maybe(0.5) else 0.0,
+            exposure=float(rng.uniform(0.8, 1.15)) if maybe(0.5) else 1.0,
+            cast=cast,  # type: ignore[arg-type]
+            glare=float(rng.uniform(0.3, 0.8)) if maybe(0.3) else 0.0,
+            glare_at=(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
+            glare_radius=float(rng.uniform(0.04, 0.12)),
+            blur=float(rng.uniform(0.4, 1.6)) if maybe(0.5) else 0.0,
+            noise=float(rng.uniform(1.5, 6.0)) if maybe(0.7) else 0.0,
+            jpeg=int(rng.integers(55, 95)) if maybe(0.5) else 0,
+            hand=arm)
+
+
+# -- cached pieces --------------------------------------------------------------------------
+@functools.lru_cache(maxsize=8)
+def _card_mask(s: float) -> np.ndarray:
+    """The card's outline with rounded corners at `s` px/mm (uint8 0/255, antialiased)."""
+    w, h = int(round(CARD_W * s)), int(round(CARD_H * s))
+    big = 4
+    m = np.zeros((h * big, w * big), np.uint8)
+    r = int(round(CARD_CORNER_MM * s * big))
+    cv2.rectangle(m, (r, 0), (w * big - 1 - r, h * big - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w * big - 1, h * big - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w * big - 1 - r, r), (r, h * big - 1 - r),
+                   (w * big - 1 - r, h * big - 1 - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1)
+    out = cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA)
+    out.setflags(write=False)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _full_mask(w: int, h: int) -> np.ndarray:
+    out = np.full((h, w), 255, np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _noise_bank(w: int, h: int) -> np.ndarray:
+    """Unit-free sensor grain (sigma 16), bigger than the frame: each frame crops it elsewhere."""
+    rng = np.random.default_rng(0x0150)
+    bank = (rng.standard_normal((h + 64, w + 64, 3), dtype=np.float32) * 16).astype(np.int16)
+    bank.setflags(write=False)
+    return bank
+
+
+@functools.lru_cache(maxsize=4)
+def _table(seed: int, w: int, h: int) -> np.ndarray:
+    """The table surface: wood, felt or a plain laminate, its look drawn from `seed`."""
+    rng = np.random.default_rng([seed, 0x7AB1E])
+    sw, sh = max(8, w // 4), max(8, h // 4)
+    kind = int(rng.integers(3))
+    low = cv2.resize(rng.standard_normal((6, 10)).astype(np.float32), (sw, sh),
+                     interpolation=cv2.INTER_CUBIC)
+    fine = rng.standard_normal((sh, sw)).astype(np.float32)
+    if kind == 0:        # wood: grain along the line, slowly wandering, planks across
+        base = np.array([rng.uniform(55, 95), rng.uniform(100, 140), rng.uniform(145, 195)])
+        yy = np.arange(sh, dtype=np.float32)[:, None] * (4.0 * w / FRAME_W * 4 / 4)
+        period = rng.uniform(6, 14) * w / FRAME_W * 4
+        grain = np.sin((yy / max(period / 4, 1e-3)) + low * 3.0 + fine * 0.15)
+        streak = cv2.GaussianBlur(rng.standard_normal((sh, sw)).astype(np.float32), (0, 0),
+                                  sigmaX=max(1.0, sw / 40), sigmaY=0.6)
+        shade = 1.0 + 0.07 * grain + 0.6 * streak + 0.05 * low
+        plank = int(rng.uniform(0.18, 0.3) * sw)
+        for x in range(int(rng.integers(plank)), sw, plank):
+            shade[:, x:x + 1] *= 0.72
+    elif kind == 1:      # felt: a deep colour with soft fibre grain
+        base = np.array([[70, 110, 40], [90, 60, 40], [60, 60, 70], [40, 50, 110]][
+            int(rng.integers(4))], float) * rng.uniform(0.8, 1.2)
+        shade = 1.0 + 0.05 * low + 0.04 * cv2.GaussianBlur(fine, (0, 0), 0.7)
+    else:                # laminate: pale, nearly flat, a faint mottle
+        base = np.array([rng.uniform(150, 200)] * 3) + rng.uniform(-15, 15, 3)
+        shade = 1.0 + 0.03 * low + 0.015 * fine
+    small = np.clip(shade[:, :, None] * base[None, None, :], 0, 255).astype(np.uint8)
+    out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    out.setflags(write=False)
+    return out
+
+
+# -- compositing ------------------------------------------------------------------------------
+def _paste(dst: np.ndarray, src: np.ndarray, mask: np.ndarray, cx: float, cy: float,
+           angle_deg: float, shadow: float = 0.0, shadow_px: tuple[float, float] = (0, 0)
+           ) -> None:
+    """Lay `src` (its `mask` 0-255) centred at (cx, cy) px, turned by `angle_deg`, on `dst`.
+
+    A soft shadow under it (strength `shadow`, offset `shadow_px`) makes it sit on the table.
+    """
+    h, w = src.shape[:2]
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle_deg, 1.0)
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ rot.T
+    corners += (cx - w / 2, cy - h / 2)
+    pad = int(math.ceil(max(abs(shadow_px[0]), abs(shadow_px[1])))) + 3 if shadow else 1
+    x0 = int(math.floor(corners[:, 0].min())) - pad
+    y0 = int(math.floor(corners[:, 1].min())) - pad
+    x1 = int(math.ceil(corners[:, 0].max())) + pad
+    y1 = int(math.ceil(corners[:, 1].max())) + pad
+    H, W = dst.shape[:2]
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
+    if cx0 >= cx1 or cy0 >= cy1:
+        return
+    m = rot.copy()
+    m[:, 2] += (cx - w / 2 - cx0, cy - h / 2 - cy0)
+    size = (cx1 - cx0, cy1 - cy0)
+    patch = cv2.warpAffine(src, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    alpha = cv2.warpAffine(mask, m, size, flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    roi = dst[cy0:cy1, cx0:cx1]
+    a = alpha.astype(np.float32) * (1 / 255.0)
+    if shadow:
+        dx, dy = max(0, int(round(shadow_px[0]))), max(0, int(round(shadow_px[1])))
+        sh = np.zeros_like(a)
+        sh[dy:, dx:] = a[:a.shape[0] - dy, :a.shape[1] - dx]
+        sh = cv2.blur(sh, (pad, pad)) * shadow
+        roi[...] = cv2.blendLinear(roi, np.zeros_like(roi), 1.0 - sh, sh)
+    roi[...] = cv2.blendLinear(patch, roi, a, 1.0 - a)
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """One card as laid: its centre in table mm and its turn in degrees (0 = upright)."""
+
+    card: Card
+    x: float
+    y: float
+    angle: float
+
+
+def _column(cards: tuple[Card, ...], x: float, side: Side, seed: int, key: tuple[int, ...],
+            near: float, reach: float) -> list[_Placed]:
+    """A column of cards from `near` mm off the line towards `side`'s player, in echelon.
+
+    Usually the standard echelon; sometimes a looser one or (for two cards or fewer) cards
+    side by side without overlap, as players do lay them.
+    """
+    n = len(cards)
+    if n == 0:
+        return []
+    col = np.random.default_rng([seed, *key])
+    u = col.random()
+    fit = (reach - near - CARD_H) / max(n - 1, 1)
+    if u < 0.15 and n * CARD_H + (n - 1) * 8.0 + near <= reach:
+        step = CARD_H + float(col.uniform(2.0, 8.0))       # no overlap
+    elif u < 0.35:
+        step = float(col.uniform(ECHELON_STEP + 2, ECHELON_STEP + 10))
+    else:
+        step = ECHELON_STEP + float(col.uniform(-1.0, 1.5))
+    step = min(step, fit)
+    sign = -1.0 if side == "north" else 1.0
+    turn = 180.0 if side == "north" else 0.0
+    out = []
+    for i, card in enumerate(cards):
+        r = np.random.default_rng([seed, *key, i, ALL_CARDS.index(card)])
+        dx, dy, da = r.uniform(-3.0, 3.0), r.uniform(-1.5, 1.5), r.uniform(-3.0, 3.0)
+        y = sign * (near + i * step + CARD_H / 2 + dy)
+        out.append(_Placed(card, x + dx, y, turn + da))
+    return out
+
+
+def _layout(scene: Scene, seed: int) -> tuple[list[tuple[int, float, float, float]],
+                                              list[_Placed]]:
+    """Where every tile (flag, x, y, angle) and card lies, in table mm, in drawing order."""
+    tiles = []
+    cards: list[_Placed] = []
+    for f in scene.flags:
+        r = np.random.default_rng([seed, 0x711E, f.flag])
+        nx = (f.flag - 5) * FLAG_PITCH
+        jx, jy, ja = r.uniform(-4, 4), r.uniform(-3, 3), r.uniform(-3, 3)
+        if f.tile == "line":
+            tiles.append((f.flag, nx + jx, jy, ja))
+        elif f.tile in ("north", "south"):
+            sign = -1.0 if f.tile == "north" else 1.0
+            tiles.append((f.flag, nx + 2 * jx, sign * (CLAIMED_OFFSET + r.uniform(-4, 2)),
+                          2 * ja))
+        for k, side in enumerate(SIDES):
+            cards += _column(f.side(side), nx + jx, side, seed, (f.flag, k), NEAR_EDGE,
+                             ZONE_DEPTH - 2.0)
+    for k, side in enumerate(SIDES):
+        x = OFFLINE_X if side == "north" else -OFFLINE_X
+        cards += _column(scene.offline(side), x, side, seed, (10, k), OFFLINE_NEAR,
+                         _MAX_REACH)
+    return tiles, cards
+
+
+def _skin(rng: np.random.Generator) -> np.ndarray:
+    tones = np.array([[120, 160, 215], [95, 135, 190], [70, 105, 160], [50, 75, 115],
+                      [140, 175, 225]], np.float32)
+    return tones[int(rng.integers(len(tones)))] * rng.uniform(0.9, 1.08)
+
+
+def _draw_hand(img: np.ndarray, hand: Hand, s: float, rng: np.random.Generator) -> None:
+    """An arm with rounded shading and a soft shadow on the table below it."""
+    H, W = img.shape[:2]
+    q = 4                                              # shade at a quarter resolution
+    poly = hand.outline_mm(edge_y=H / s)
+    px = np.empty_like(poly)
+    px[:, 0] = (W / 2 + poly[:, 0] * s) / q
+    px[:, 1] = (H / 2 + poly[:, 1] * s) / q
+    sw, sh = W // q + 1, H // q + 1
+    mask = np.zeros((sh, sw), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(px * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    if not mask.any():
+        return
+    dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    radius = hand.width_mm * s / q / 2
+    round_ = np.sqrt(np.clip(dist / max(radius, 1.0), 0, 1))
+    shade = 0.62 + 0.45 * round_
+    # The arm is lit from one side: a soft gradient across it.
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    a = float(rng.uniform(0, 2 * np.pi))
+    shade *= 1.0 + 0.08 * (np.cos(a) * xx / sw + np.sin(a) * yy / sh)
+    alpha = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 0.8)
+    off = int(round(18 * s / q))
+    shadow = cv2.GaussianBlur(np.roll(alpha, (off, off), axis=(0, 1)), (0, 0), 6 * s / q + 1)
+    skin = _skin(rng)
+    ys, xs = np.nonzero((mask > 0) | (shadow > 0.01))
+    # Work only on the box around the arm and its shadow, in full-frame pixels.
+    sy0, sy1, sx0, sx1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    y0, y1 = sy0 * q, min(H, sy1 * q)
+    x0, x1 = sx0 * q, min(W, sx1 * q)
+    if y0 >= y1 or x0 >= x1:
+        return
+    box = (x1 - x0, y1 - y0)
+
+    def up(a: np.ndarray) -> np.ndarray:
+        crop = a[sy0:sy1, sx0:sx1].astype(np.float32)
+        return cv2.resize(crop, ((sx1 - sx0) * q, (sy1 - sy0) * q),
+                          interpolation=cv2.INTER_LINEAR)[:box[1], :box[0]]
+
+    alpha_f, shade_f, shadow_f = up(alpha), up(shade), up(shadow)
+    roi = img[y0:y1, x0:x1]
+    dark = np.clip(0.45 * shadow_f, 0, 1)
+    roi[...] = cv2.blendLinear(roi, np.zeros_like(roi), 1.0 - dark, dark)
+    arm = np.clip(shade_f[:, :, None] * skin[None, None, :], 0, 255).astype(np.uint8)
+    a = np.clip(alpha_f, 0, 1)
+    roi[...] = cv2.blendLinear(arm, roi, a, 1.0 - a)
+
+
+def _homography(d: Degrade, w: int, h: int, s: float) -> np.ndarray | None:
+    """Table image -> camera image: tilt (kept centred), then rotation, scale and shift."""
+    if (d.tilt_deg == 0 and d.rotate_deg == 0 and d.scale == 1.0 and d.shift_mm == (0.0, 0.0)):
+        return None
+    f = CAMERA_HEIGHT_MM * s                        # focal length in px of this frame
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    t = math.radians(d.tilt_deg)
+    axis = np.array([math.cos(math.radians(d.tilt_dir_deg)),
+                     math.sin(math.radians(d.tilt_dir_deg)), 0.0]) * t
+    rot, _ = cv2.Rodrigues(axis)
+    hm = k @ rot @ np.linalg.inv(k)
+    c = hm @ np.array([w / 2, h / 2, 1.0])
+    c /= c[2]
+    recentre = np.array([[1, 0, w / 2 - c[0]], [0, 1, h / 2 - c[1]], [0, 0, 1]])
+    a = cv2.getRotationMatrix2D((w / 2, h / 2), d.rotate_deg, d.scale)
+    aff = np.vstack([a, [0, 0, 1]])
+    aff[0, 2] += d.shift_mm[0] * s
+    aff[1, 2] += d.shift_mm[1] * s
+    return aff @ recentre @ hm
+
+
+def _light(frame: np.ndarray, d: Degrade, rng: np.random.Generator) -> np.ndarray:
+    """Uneven light, vignette, exposure and colour cast as one gain map; then the glare."""
+    h, w = frame.shape[:2]
+    if d.light or d.vignette or d.exposure != 1.0 or d.cast != (1.0, 1.0, 1.0):
+        sw, sh = 64, 36
+        yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+        u, v = (xx + 0.5) / sw - 0.5, (yy + 0.5) / sh - 0.5
+        a = math.radians(d.light_dir_deg)
+        grad = 1.0 - d.light * (0.5 + (math.cos(a) * u + math.sin(a) * v))
+        vig = 1.0 - d.vignette * np.clip((u * u + v * v) / 0.5, 0, 1) ** 1.2
+        gain = (grad * vig * d.exposure)[:, :, None] * np.array(d.cast, np.float32)[None, None]
+        g8 = np.clip(gain * 128.0, 0, 255).astype(np.uint8)
+        g8 = cv2.resize(g8, (w, h), interpolation=cv2.INTER_LINEAR)
+        frame = cv2.multiply(frame, g8, scale=1 / 128.0)
+    if d.glare:
+        sw, sh = 128, 72
+        yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+        gx, gy = d.glare_at[0] * sw, d.glare_at[1] * sh
+        r = d.glare_radius * sw
+        spot = np.exp(-((xx - gx) ** 2 + ((yy - gy) * 1.2) ** 2) / (2 * r * r))
+        spot = np.clip(spot * 1.6, 0, 1) * d.glare * 255
+        s8 = cv2.resize(spot.astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+        frame = cv2.add(frame, cv2.merge([s8, s8, s8]))
+    return frame
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a tile or a card lies in an undegraded frame: centre in px, turn in degrees."""
+
+    what: str            # "tile 3" or a card code
+    x: float
+    y: float
+    angle: float         # 0 = upright (north at the top), 180 = a north card
+
+
+def placements(scene: Scene, seed: int = 0, size: tuple[int, int] = (FRAME_W, FRAME_H)
+               ) -> tuple[Placement, ...]:
+    """Where `render(scene, _, seed, size=size)` lays each tile and card, before degradation.
+
+    For evaluation and tests (per-card boxes, tile crops); drawing order, tiles first.
+    """
+    w, h = size
+    s = PX_PER_MM * w / FRAME_W
+    tiles, cards = _layout(scene, scene.table_seed if scene.table_seed is not None else seed)
+    out = [Placement(f"tile {flag}", w / 2 + x * s, h / 2 + y * s, a) for flag, x, y, a in tiles]
+    out += [Placement(c.card.code, w / 2 + c.x * s, h / 2 + c.y * s, c.angle) for c in cards]
+    return tuple(out)
+
+
+def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | None = None,
+           size: tuple[int, int] = (FRAME_W, FRAME_H)) -> np.ndarray:
+    """The overhead frame of `scene` (BGR uint8, `size` = (width, height)), reproducibly.
+
+    `seed` draws the table and the cards' lie unless `scene.table_seed` fixes them, and the
+    sensor's noise.  A smaller `size` draws the same table at a lower resolution, cheaply.
+    """
+    if not isinstance(scene, Scene):
+        raise SynthError(f"render needs a Scene, not {type(scene).__name__}")
+    if not isinstance(printing, Printing):
+        raise SynthError(f"render needs a Printing, not {type(printing).__name__}")
+    w, h = size
+    if not (32 <= w <= 8192 and 18 <= h <= 8192):
+        raise SynthError(f"frame size {size!r} is out of range")
+    d = degrade if degrade is not None else Degrade.none()
+    rng = np.random.default_rng([seed, 0xF4A3E])
+    layout_seed = scene.table_seed if scene.table_seed is not None else seed
+    s = PX_PER_MM * w / FRAME_W
+    k = w / FRAME_W                                   # degradations scale with the frame
+    # The table is drawn with a margin around the frame, so that a tilted or turned camera
+    # still sees table (never a mirrored or smeared edge) at the frame's borders.
+    mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
+    cw, ch = w + 2 * mx, h + 2 * my
+    canvas = _table(layout_seed, cw, ch).copy()
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return cw / 2 + x * s, ch / 2 + y * s
+
+    tiles, cards = _layout(scene, layout_seed)
+    shadow_px = (0.8 * s, 1.2 * s)
+    for flag, x, y, angle in tiles:
+        img = tile_image(flag, s)
+        _paste(canvas, img, _full_mask(img.shape[1], img.shape[0]), *at(x, y), angle,
+               shadow=0.25, shadow_px=shadow_px)
+    mask = _card_mask(s)
+    for c in cards:
+        face = card_face(printing, c.card, s)
+        _paste(canvas, face, mask, *at(c.x, c.y), c.angle, shadow=0.3, shadow_px=shadow_px)
+    for hand in (scene.hand, d.hand):
+        if hand is not None:
+            _draw_hand(canvas, hand, s, rng)
+
+    hm = _homography(d, w, h, s)
+    if hm is None:
+        frame = canvas[my:my + h, mx:mx + w]
+    else:
+        shift = np.array([[1.0, 0, -mx], [0, 1.0, -my], [0, 0, 1.0]])
+        frame = cv2.warpPerspective(canvas, hm @ shift, (w, h), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
+    frame = _light(np.ascontiguousarray(frame), d, rng)
+    if d.blur * k >= 0.1:
+        frame = cv2.GaussianBlur(frame, (0, 0), d.blur * k)
+    if d.noise:
+        bank = _noise_bank(w, h)
+        ox, oy = int(rng.integers(64)), int(rng.integers(64))
+        frame = cv2.addWeighted(frame, 1.0, bank[oy:oy + h, ox:ox + w], d.noise / 16.0, 0,
+                                dtype=cv2.CV_8U)
+    if d.jpeg:
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(d.jpeg)])
+        if not ok:
+            raise SynthError("OpenCV could not JPEG-encode the frame")
+        frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.ascontiguousarray(frame)
+
+
+def render_lores(scene: Scene, printing: Printing, seed: int = 0,
+                 degrade: Degrade | None = None) -> np.ndarray:
+    """The same table at the low-resolution stream's size (`LORES_W`x`LORES_H`), cheaply."""
+    return render(scene, printing, seed, degrade, size=(LORES_W, LORES_H))
+
+
+__all__ = ["Degrade", "Placement", "placements", "render", "render_lores"]

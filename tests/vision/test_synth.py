@@ -1,0 +1,219 @@
+"""The synthetic table: scenes, ground truth, faces and printings, seeded rendering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from pyzbar import pyzbar
+
+from companion.errors import CompanionError
+from companion.rules.cards import ALL_CARDS, BY_CODE
+from companion.vision.geometry import FRAME_H, FRAME_W, LORES_H, LORES_W
+from companion.vision.observation import Observation
+from companion.vision.synth import (
+    Degrade, FlagScene, Hand, Scene, SynthError, card_face, placements, printing_a,
+    printing_b, random_printing, render, render_lores, write_deck_images)
+from companion.vision.synth.faces import FACE_PX_PER_MM
+
+
+def busy_scene(hand: Hand | None = None, table_seed: int | None = None) -> Scene:
+    return Scene.from_layout(
+        [("line", ["R8", "R9", "ALEXANDER"], ["B3"]),
+         ("line", ["O1"], ["FOG", "G4", "G5", "G6"]),
+         ("north", ["Y10", "Y9", "Y8"], ["P1", "P2", "P3"]),
+         ("line", [], []),
+         ("line", ["MUD", "B1", "B2", "B4", "B5"], ["R1", "R2", "R3", "R4"]),
+         ("south", ["O2", "O3", "O4"], ["O5", "O6", "O7"]),
+         ("line", ["CAVALRY"], ["SHIELD", "Y1"]),
+         ("line", ["G10", "G9"], ["P10", "P9"]),
+         ("missing", ["B10"], ["DARIUS"])],
+        offline_north=["SCOUT", "Y3", "G1"], offline_south=["REDEPLOY", "P5"],
+        hand=hand, table_seed=table_seed)
+
+
+# -- scenes and ground truth ------------------------------------------------------------------
+def test_observation_matches_the_scene() -> None:
+    scene = busy_scene()
+    obs = scene.observation()
+    assert [f.tile for f in obs.flags] == ["line", "line", "north", "line", "line", "south",
+                                          "line", "line", "missing"]
+    assert [c.code for c in obs.flag(1).north] == ["R8", "R9", "ALEXANDER"]
+    assert [c.code for c in obs.flag(2).south] == ["FOG", "G4", "G5", "G6"]
+    assert [c.code for c in obs.flag(5).north] == ["MUD", "B1", "B2", "B4", "B5"]
+    assert [c.code for c in obs.offline_north] == ["SCOUT", "Y3", "G1"]
+    assert [c.code for c in obs.offline_south] == ["REDEPLOY", "P5"]
+    assert obs.obstructed == ()
+    # It is a real contract 2 document: it survives the JSON round trip.
+    assert Observation.loads(obs.dumps()) == obs
+
+
+def test_hand_marks_the_flags_it_covers() -> None:
+    scene = busy_scene(hand=Hand("south", x_mm=0.0, y_mm=60.0, width_mm=80.0))
+    assert scene.observation().obstructed == (5,)
+    wide = busy_scene(hand=Hand("north", x_mm=-360.0, y_mm=-20.0, angle_deg=25, width_mm=120))
+    assert 1 in wide.observation().obstructed
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: busy_scene().__class__.from_layout([("line", ["R8"], ["R8"])] + [("line", [], [])] * 8),
+     "twice"),
+    (lambda: Scene.from_layout([("line", [], [])] * 8), "9 flag"),
+    (lambda: Scene.from_layout([("sideways", [], [])] + [("line", [], [])] * 8), "sideways"),
+    (lambda: Scene.from_layout([("line", ["Z9"], [])] + [("line", [], [])] * 8), "Z9"),
+    (lambda: Scene.from_layout([("line", "R8", [])] + [("line", [], [])] * 8), "single card"),
+    (lambda: Hand("east", 0, 0), "east"),
+    (lambda: Degrade(tilt_deg=40), "tilt_deg"),
+])
+def test_bad_scenes_are_refused_by_name(make, words: str) -> None:  # noqa: ANN001
+    with pytest.raises(SynthError, match=words) as info:
+        make()
+    assert isinstance(info.value, CompanionError)
+
+
+def test_flag_scene_numbering_is_checked() -> None:
+    flags = tuple(FlagScene(n) for n in range(1, 10))
+    with pytest.raises(SynthError, match="numbered"):
+        Scene(flags[:1] + (FlagScene(5),) + flags[2:])
+
+
+# -- faces and printings ----------------------------------------------------------------------
+@pytest.mark.parametrize("printing", [printing_a(), printing_b(), random_printing(7)],
+                         ids=lambda p: p.name)
+def test_every_card_has_a_face(printing) -> None:  # noqa: ANN001
+    faces = {card.code: card_face(printing, card) for card in ALL_CARDS}
+    assert len(faces) == 70
+    shape = faces["R1"].shape
+    assert shape == (round(88 * FACE_PX_PER_MM), round(63 * FACE_PX_PER_MM), 3)
+    # All 70 faces differ from each other, and so do their top bands (what an echelon shows).
+    band = int(printing.band_mm * FACE_PX_PER_MM)
+    tops = {code: f[:band].tobytes() for code, f in faces.items()}
+    assert len(set(tops.values())) == 70
+
+
+def test_printings_differ() -> None:
+    a, b, r1, r2 = printing_a(), printing_b(), random_printing(1), random_printing(2)
+    assert len({a, b, r1, r2}) == 4
+    assert random_printing(1) == r1                       # seeded
+    for other in (b, r1, r2):
+        diff = np.abs(card_face(a, "R8").astype(int) - card_face(other, "R8").astype(int))
+        assert diff.mean() > 10, other.name
+
+
+def test_random_printings_keep_colours_apart() -> None:
+    # Whatever the seed, the six troop colours stay distinct in hue (a player can name them).
+    for seed in range(40):
+        p = random_printing(seed)
+        hsv = cv2.cvtColor(np.array([p.colours], np.uint8), cv2.COLOR_BGR2HSV_FULL)[0]
+        hues = hsv[:, 0].astype(int)
+        for i in range(6):
+            for j in range(i + 1, 6):
+                d = abs(hues[i] - hues[j])
+                assert min(d, 256 - d) >= 6, (seed, i, j)
+
+
+def test_write_deck_images(tmp_path: Path) -> None:
+    paths = write_deck_images(printing_b(), tmp_path / "deck", px_per_mm=4.0)
+    names = sorted(p.name for p in (tmp_path / "deck").iterdir())
+    assert names == sorted(f"{c.code}.png" for c in ALL_CARDS)
+    assert len(paths) == 70
+    img = cv2.imread(str(tmp_path / "deck" / "ALEXANDER.png"))
+    assert img.shape == (352, 252, 3)
+
+
+def test_bad_card_code_is_refused() -> None:
+    with pytest.raises(SynthError, match="Q3"):
+        card_face(printing_a(), "Q3")
+
+
+# -- rendering --------------------------------------------------------------------------------
+def test_same_seed_same_pixels_and_other_seed_other_pixels() -> None:
+    scene = busy_scene()
+    deg = Degrade.random(np.random.default_rng(5))
+    one = render(scene, printing_a(), 11, deg)
+    assert one.shape == (FRAME_H, FRAME_W, 3) and one.dtype == np.uint8
+    assert np.array_equal(one, render(scene, printing_a(), 11, deg))
+    assert not np.array_equal(one, render(scene, printing_a(), 12, deg))
+
+
+def test_fixed_table_seed_keeps_the_table_steady() -> None:
+    # With the table fixed, two undegraded frames differ only where a card was added.
+    before = busy_scene(table_seed=3)
+    flags = list(before.flags)
+    flags[3] = FlagScene(4, "line", (), (BY_CODE["G7"],))
+    after = Scene(tuple(flags), before.offline_north, before.offline_south, None, 3)
+    a = render(before, printing_a(), 1)
+    b = render(after, printing_a(), 2)
+    changed = np.argwhere(np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 0)
+    assert len(changed)
+    (y0, x0), (y1, x1) = changed.min(axis=0), changed.max(axis=0)
+    assert (x1 - x0) < 63 * 2.3 + 30 and (y1 - y0) < 88 * 2.3 + 30   # one card's footprint
+
+
+def decode_tiles(frame: np.ndarray, scene: Scene, seed: int) -> list[str]:
+    """Each tile's code read from a crop around it, as a pipeline reads one tile at a time."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = []
+    for p in placements(scene, seed):
+        if p.what.startswith("tile"):
+            x, y = int(p.x), int(p.y)
+            crop = gray[max(0, y - 110):y + 110, max(0, x - 90):x + 90]
+            codes = pyzbar.decode(crop) or pyzbar.decode(
+                cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC))
+            found += [d.data.decode() for d in codes]
+    return sorted(found)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tiles_in_an_undegraded_frame_decode(seed: int) -> None:
+    scene = busy_scene()
+    frame = render(scene, printing_a(), seed)
+    # Flag 9's tile is missing in this scene; the two claimed tiles are read too.
+    assert decode_tiles(frame, scene, seed) == [f"BL-FLAG-{n}" for n in range(1, 9)]
+
+
+def test_placements_follow_the_scene() -> None:
+    scene = busy_scene()
+    placed = placements(scene, 2)
+    assert [p.what for p in placed if p.what.startswith("tile")] == [
+        f"tile {n}" for n in range(1, 9)]
+    where = {p.what: p for p in placed}
+    # South cards below the line and upright, north cards above and turned round.
+    assert where["B3"].y > FRAME_H / 2 and abs(where["B3"].angle) <= 3
+    assert where["R8"].y < FRAME_H / 2 and abs(where["R8"].angle - 180) <= 3
+    # Placement order: each later card lies further from the line.
+    assert where["R8"].y > where["R9"].y > where["ALEXANDER"].y
+    assert where["G4"].y < where["G5"].y < where["G6"].y
+    # Claimed tiles moved towards their winner, off-line columns beyond the line's ends.
+    assert where["tile 3"].y < where["tile 1"].y - 400
+    assert where["tile 6"].y > where["tile 1"].y + 400
+    assert where["SCOUT"].x > where["tile 8"].x + 2 * 90 * 2.3 and where["SCOUT"].y < FRAME_H / 2
+    assert where["REDEPLOY"].x < where["tile 1"].x - 90 * 2.3 and where["REDEPLOY"].y > FRAME_H / 2
+
+
+@pytest.mark.parametrize("field, value", [
+    ("tilt_deg", 10.0), ("rotate_deg", 3.0), ("scale", 0.95), ("shift_mm", (8.0, -6.0)),
+    ("light", 0.5), ("vignette", 0.4), ("exposure", 0.7), ("cast", (1.2, 0.9, 0.8)),
+    ("glare", 0.8), ("blur", 2.0), ("noise", 8.0), ("jpeg", 40),
+    ("hand", Hand("south", 50.0, 40.0, 10.0)),
+])
+def test_every_degradation_runs_and_keeps_the_size(field: str, value: object) -> None:
+    scene = busy_scene(table_seed=1)
+    plain = render(scene, printing_b(), 3)
+    frame = render(scene, printing_b(), 3, Degrade(**{field: value}))
+    assert frame.shape == (FRAME_H, FRAME_W, 3) and frame.dtype == np.uint8
+    assert not np.array_equal(frame, plain)
+    small = render_lores(scene, printing_b(), 3, Degrade(**{field: value}))
+    assert small.shape == (LORES_H, LORES_W, 3)
+
+
+def test_example_frames(artifacts_dir: Path) -> None:
+    rng = np.random.default_rng(2026)
+    scene = busy_scene(hand=Hand("south", 180.0, 30.0, -12.0))
+    for i, printing in enumerate((printing_a(), printing_b(), random_printing(3))):
+        frame = render(scene, printing, i, Degrade.random(rng) if i else Degrade.none())
+        assert cv2.imwrite(str(artifacts_dir / f"synth-frame-{printing.name}.png"), frame)
+    lores = render_lores(scene, printing_a(), 0)
+    assert cv2.imwrite(str(artifacts_dir / "synth-lores.png"), lores)
