@@ -667,7 +667,11 @@ class GameState:
     # -- legal actions (full states) -------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player on turn (full states), claims the prover accepts
-        included; empty when the game is over."""
+        included; empty when the game is over.
+
+        Scout is listed with one order of draws per split between the decks (Troops first):
+        other orders draw the same cards and `apply` accepts them too.
+        """
         if not self.full:
             raise StateError("legal actions are known only in a full state (hands unseen)")
         if self.outcome is not None:

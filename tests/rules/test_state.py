@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules.actions import (
+    DECKS,
     Action,
     Claim,
     Deserter,
@@ -292,3 +293,40 @@ def test_full_games_replay_at_the_table() -> None:
 def test_troop_count_in_full_state_decks() -> None:
     state = GameState.new_full(1)
     assert sorted(state.troop_deck + state.hand("north") + state.hand("south")) == sorted(TROOPS)
+
+
+def normal(action: Action) -> Action:
+    """Scout's draws in the one order `legal_actions` lists (the same cards are drawn)."""
+    if isinstance(action, Scout):
+        return Scout(action.player, tuple(sorted(action.draws, key=("troop", "tactics").index)),
+                     action.returns)
+    return action
+
+
+@settings(max_examples=25, derandomize=True, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 90))
+def test_legal_actions_are_exactly_the_actions_apply_accepts(seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    state = GameState.new_full(seed)
+    for _ in range(steps):
+        if state.over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    if state.over:
+        return
+    legal = set(state.legal_actions())
+    me = state.to_move
+    hand = state.hand(me)
+    tries: list[Action] = [Pass(me), Draw(me, None), Draw(me, "troop"), Draw(me, "tactics")]
+    tries += [Claim(me, n) for n in range(1, 10)]
+    for _ in range(150):
+        card = rng.choice(hand) if hand and rng.random() < 0.6 else rng.choice(ALL_CARDS)
+        a, b = rng.randint(1, 9), rng.randint(1, 9)
+        tries += [Play(me, card, a), Redeploy(me, card, a, b), Redeploy(me, card, a, None),
+                  Deserter(me, card, a), Traitor(me, card, a, b)]
+    drawn = hand + state.troop_deck[:3] + state.tactics_deck[:3]
+    for _ in range(20):
+        draws = tuple(rng.choice(DECKS) for _ in range(3))
+        tries.append(Scout(me, draws, tuple(rng.sample(drawn, min(2, len(drawn))))))
+    for action in tries:
+        assert state.is_legal(action) == (normal(action) in legal), action
