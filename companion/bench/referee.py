@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
                         if use_vision:
                             assert vision is not None
                             from companion.vision.synth import render
-                            frame = render(scene, vision.printing, seed=game)  # type: ignore[arg-type]
+                            frame = render(scene, vision.printing, seed=game)
                             start = time.perf_counter()
                             obs = vision.reader.read(frame)
                             read = time.perf_counter()

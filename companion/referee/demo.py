@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from companion.errors import CompanionError
 from companion.rules.actions import (
@@ -43,6 +43,9 @@ from companion.vision.observation import Observation
 from .events import ActionCommitted, ClaimDecided, DoubtRaised, Event
 from .referee import Referee
 from .settings import RefereeSettings
+
+if TYPE_CHECKING:
+    from companion.vision.synth import Hand, Scene
 
 log = logging.getLogger(__name__)
 
@@ -95,16 +98,15 @@ def visible(action: Action) -> Action | None:
 
 # -- what the camera sees -----------------------------------------------------------------------
 class Eyes(Protocol):
-    def look(self, scene: object, moving: bool) -> Observation: ...
+    def look(self, scene: Scene, moving: bool) -> Observation: ...
     def close(self) -> None: ...
 
 
 class TruthEyes:
     """No camera: each scene's ground-truth observation (the fast `--no-vision` mode)."""
 
-    def look(self, scene: object, moving: bool) -> Observation:
-        obs: Observation = scene.observation()  # type: ignore[attr-defined]
-        return replace(obs, motion=moving)
+    def look(self, scene: Scene, moving: bool) -> Observation:
+        return replace(scene.observation(), motion=moving)
 
     def close(self) -> None:
         pass
@@ -134,11 +136,11 @@ class VisionEyes:
         if frames_dir is not None:
             frames_dir.mkdir(parents=True, exist_ok=True)
 
-    def look(self, scene: object, moving: bool) -> Observation:
+    def look(self, scene: Scene, moving: bool) -> Observation:
         from companion.vision.synth import render, render_lores
         self.count += 1
-        frame = render(scene, self.printing, seed=self.seed)  # type: ignore[arg-type]
-        lores = render_lores(scene, self.printing, seed=self.seed)  # type: ignore[arg-type]
+        frame = render(scene, self.printing, seed=self.seed)
+        lores = render_lores(scene, self.printing, seed=self.seed)
         if self.frames_dir is not None:
             import cv2
             cv2.imwrite(str(self.frames_dir / f"frame-{self.count:05d}.jpg"), frame,
@@ -152,22 +154,22 @@ class VisionEyes:
 
 
 # -- drawing the table --------------------------------------------------------------------------
-def scene_of(state: GameState, table_seed: int, hand: object = None,
-             extra_offline: tuple[Side, Card] | None = None) -> object:
+def scene_of(state: GameState, table_seed: int, hand: Hand | None = None,
+             extra_offline: tuple[Side, Card] | None = None) -> Scene:
     """The synthetic scene of a game state: what lies on the table at that moment."""
     from companion.vision.synth import FlagScene, Scene
     position = state.position()
-    flags = tuple(FlagScene(n, position.flag(n).claimed or "line",  # type: ignore[arg-type]
+    flags = tuple(FlagScene(n, position.flag(n).claimed or "line",
                             state.layout(n, "north"), state.layout(n, "south"))
                   for n in range(1, FLAG_COUNT + 1))
     off = {"north": state.offline("north"), "south": state.offline("south")}
     if extra_offline is not None:
         side, card = extra_offline
         off[side] = off[side] + (card,)
-    return Scene(flags, off["north"], off["south"], hand, table_seed)  # type: ignore[arg-type]
+    return Scene(flags, off["north"], off["south"], hand, table_seed)
 
 
-def _hand_for(action: Action) -> object:
+def _hand_for(action: Action) -> Hand:
     """An arm reaching from the player's edge towards where the action happens."""
     from companion.vision.geometry import FLAG_PITCH
     from companion.vision.synth import Hand
@@ -197,7 +199,8 @@ def _moments(seed: int, settings: Settings) -> tuple[list[_Moment], GameState]:
     return out, game.final
 
 
-def _frames(m: _Moment, seed: int, k: int, two_step: bool, calm: int) -> Iterator[tuple[object, bool]]:
+def _frames(m: _Moment, seed: int, k: int, two_step: bool,
+            calm: int) -> Iterator[tuple[Scene, bool]]:
     """The frames of one moment: (scene, moving)."""
     hand = _hand_for(m.action)
     after = scene_of(m.after, seed)
@@ -330,12 +333,12 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
                       corrections, resumed_at, time.perf_counter() - started)
 
 
-def _truth_at(scene: object, where: str, index: int) -> Card | None:
+def _truth_at(scene: Scene, where: str, index: int) -> Card | None:
     from .view import TableView, parse_where
     loc = parse_where(where)
     if loc is None:
         return None
-    cards = TableView.from_observation(scene.observation()).cards_at(loc)  # type: ignore[attr-defined]
+    cards = TableView.from_observation(scene.observation()).cards_at(loc)
     return cards[index] if 0 <= index < len(cards) else None
 
 

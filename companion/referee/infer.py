@@ -74,7 +74,7 @@ def explain(committed: TableView, seen: TableView) -> Explanation:
             return Unexplained("tile-missing", f"the tile of flag {n} cannot be seen; "
                                                "put it back where the camera can read it")
         if want == "line" and got in SIDES:
-            claims.append(Claim(got, n))  # type: ignore[arg-type]
+            claims.append(Claim(got, n))
         elif want in SIDES and got not in (want, "line"):
             return Unexplained("claim-moved", f"flag {n} was won by {want} but its tile lies "
                                               f"on the {got} side")

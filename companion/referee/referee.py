@@ -277,9 +277,10 @@ class Referee:
                 view = view.replace(loc, cards.index(read), card)
         left: list[Doubt] = []
         for d in stable.observation.doubtful:
-            loc = parse_where(d.where)
-            if loc is None:
+            place = parse_where(d.where)
+            if place is None:
                 continue
+            loc = place
             cards = view.cards_at(loc)
             if not 0 <= d.index < len(cards):
                 continue
@@ -427,7 +428,7 @@ class Referee:
         last = self._round.number >= self.settings.rounds
         self._mode = "match-over" if last else "round-over"
         if self._store is not None and self.match_id is not None:
-            self._store.append_round_end(self.match_id, winner, scores=dict(self._scores),
+            self._store.append_round_end(self.match_id, winner, scores={s: n for s, n in self._scores.items()},
                                          message=f"{winner} wins by {g.outcome.termination}",
                                          turn=g.turn)
         return [GameOver(self._round.number, winner, g.outcome.termination)]

@@ -126,9 +126,11 @@ def same_table(expected: TableView, seen: TableView) -> bool:
         if Counter(c for c in expected.offline(s) if c.family == "guile") != \
                 Counter(c for c in seen.offline(s) if c.family == "guile"):
             return False
-    discards = lambda v: Counter(c for s in SIDES for c in v.offline(s)  # noqa: E731
-                                 if c.family != "guile")
-    return discards(expected) == discards(seen)
+    return _discards(expected) == _discards(seen)
+
+
+def _discards(view: TableView) -> Counter[Card]:
+    return Counter(c for s in SIDES for c in view.offline(s) if c.family != "guile")
 
 
 def parse_where(where: str) -> Loc | None:
@@ -138,9 +140,9 @@ def parse_where(where: str) -> Loc | None:
         if len(parts) == 3 and parts[0] == "flag" and parts[2] in SIDES:
             n = int(parts[1])
             if 1 <= n <= FLAG_COUNT:
-                return Loc(n, parts[2])  # type: ignore[arg-type]
+                return Loc(n, parts[2])
         if len(parts) == 2 and parts[0] == "offline" and parts[1] in SIDES:
-            return Loc(0, parts[1])  # type: ignore[arg-type]
+            return Loc(0, parts[1])
     except ValueError:
         return None
     return None
