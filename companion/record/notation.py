@@ -78,13 +78,40 @@ _KEYWORD = {"claim": "claim", "violation": "violation", "correction": "correct",
 _KIND_OF = {v: k for k, v in _KEYWORD.items()}
 
 
+def _escape(text: str, special: str) -> str:
+    """Backslash-escape `special` characters, and write control characters and line
+    separators (which some readers split lines on) as `\\n`, `\\r` or `\\uXXXX`."""
+    out = []
+    for ch in text:
+        if ch == "\\" or ch in special:
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F or ch in "\u2028\u2029":
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _unescape(text: str) -> str:
+    table = {"n": "\n", "r": "\r"}
+
+    def one(m: re.Match[str]) -> str:
+        if m.group(1):
+            return chr(int(m.group(1), 16))
+        return table.get(m.group(2), m.group(2))
+    return re.sub(r"\\(?:u([0-9a-fA-F]{4})|(.))", one, text)
+
+
 def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + _escape(value, '"') + '"'
 
 
 def _comment(text: str) -> str:
-    return "{" + (text.replace("\\", "\\\\").replace("}", "\\}").replace("{", "\\{")
-                  .replace("\n", "\\n").replace("\r", "\\r")) + "}"
+    return "{" + _escape(text, "{}") + "}"
 
 
 def _who(player: Side | None) -> str:
@@ -157,8 +184,9 @@ def write_text(record: MatchRecord, result: str | None = None) -> str:
             extra["key"] = e.key
         if extra:
             # The machine part goes on its own line so that the entry line stays readable.
+            # ASCII only: no character in it can be taken for a line break.
             lines.append(" " * 19 + "%" + json.dumps(extra, sort_keys=True,
-                                                     ensure_ascii=False, separators=(",", ":")))
+                                                     separators=(",", ":")))
         if e.kind == "round-end":
             round_no += 1
             lines.append(f"; round {round_no}")
@@ -169,13 +197,8 @@ _TAG_RE = re.compile(r'\[\s*(?P<tag>[A-Za-z][\w-]*)\s+"(?P<value>(?:[^"\\]|\\.)*
 _TIME_RE = re.compile(r"(?:(?P<date>\d{4}-\d{2}-\d{2})T)?(?P<clock>\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z?")
 
 
-def _unquote(value: str) -> str:
-    return re.sub(r"\\(.)", lambda m: m.group(1), value)
-
-
-def _uncomment(text: str) -> str:
-    table = {"n": "\n", "r": "\r"}
-    return re.sub(r"\\(.)", lambda m: table.get(m.group(1), m.group(1)), text)
+_unquote = _unescape
+_uncomment = _unescape
 
 
 def _split_line(line: str) -> tuple[str, str | None, str | None]:
@@ -322,7 +345,8 @@ def read_text(text: str) -> MatchRecord:
     keys: set[str] = set()
     last_date: _dt.date | None = None
     in_header = True
-    lines = [(n, raw.strip()) for n, raw in enumerate(text.splitlines(), start=1)]
+    # Lines end at "\n" only (with an optional "\r"), never at other Unicode separators.
+    lines = [(n, raw.strip(" \t\r")) for n, raw in enumerate(text.split("\n"), start=1)]
     lines = [(n, line) for n, line in lines if line and not line.startswith(";")]
     for i, (number, line) in enumerate(lines):
         if line.startswith("%"):
