@@ -33,7 +33,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=3, help="seeded games to run (default 3)")
     parser.add_argument("--vision-actions", type=int, default=40,
                         help="actions timed with the vision pipeline (default 40; 0 skips it)")
-    parser.add_argument("--printing", default="printing-a")
+    parser.add_argument("--printing", default="classic")
     args = parser.parse_args(argv)
 
     from companion.record.store import MatchStore

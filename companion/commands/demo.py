@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="save every drawn frame as a JPEG in DIR")
     p.add_argument("--no-vision", dest="vision", action="store_false",
                    help="fast mode: skip drawing and reading, feed the ground truth")
-    p.add_argument("--printing", default="printing-a", help="which printing of the deck to draw")
+    p.add_argument("--printing", default="classic", help="which printing of the deck to draw (classic or bold)")
     p.set_defaults(handler=_run)
 
 

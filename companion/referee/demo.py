@@ -45,6 +45,8 @@ from .referee import Referee
 from .settings import RefereeSettings
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from companion.vision.synth import Hand, Scene
 
 log = logging.getLogger(__name__)
@@ -63,7 +65,7 @@ class DemoOptions:
     db: Path | None = None
     frames: Path | None = None
     vision: bool = True
-    printing: str = "printing-a"
+    printing: str = "classic"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,18 +135,28 @@ class VisionEyes:
         self.reader = TableReader(deck_mod.enrol(Path(self._tmp.name)))
         self.motion = MotionDetector()
         self.count = 0
+        self._scene: Scene | None = None
+        self._frame: np.ndarray | None = None
         if frames_dir is not None:
             frames_dir.mkdir(parents=True, exist_ok=True)
 
     def look(self, scene: Scene, moving: bool) -> Observation:
-        from companion.vision.synth import render, render_lores
+        import cv2
+
+        from companion.vision.geometry import LORES_H, LORES_W
+        from companion.vision.synth import render
         self.count += 1
-        frame = render(scene, self.printing, seed=self.seed)
-        lores = render_lores(scene, self.printing, seed=self.seed)
+        if scene != self._scene:
+            # The same scene and seed draw the same pixels: a still table is drawn once.
+            self._scene = scene
+            self._frame = render(scene, self.printing, seed=self.seed)
+        frame = self._frame
+        assert frame is not None
         if self.frames_dir is not None:
-            import cv2
             cv2.imwrite(str(self.frames_dir / f"frame-{self.count:05d}.jpg"), frame,
                         [cv2.IMWRITE_JPEG_QUALITY, 85])
+        # The low-resolution stream is the same sensor image, scaled down by the camera.
+        lores = cv2.resize(frame, (LORES_W, LORES_H), interpolation=cv2.INTER_AREA)
         motion = self.motion.update(lores)
         obs = self.reader.read(frame)
         return replace(obs, motion=motion or obs.motion)
@@ -262,7 +274,7 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
     moments, final = _moments(options.seed, settings)
     played = tuple(m.action for m in moments)
     ref_settings = RefereeSettings(stable_frames=3, stable_seconds=0.3, game=settings)
-    calm = ref_settings.stable_frames + 1
+    calm = ref_settings.stable_frames
     eyes: Eyes = VisionEyes(options.printing, options.seed, options.frames) if options.vision \
         else TruthEyes()
     confirmations = corrections = 0
