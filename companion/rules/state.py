@@ -13,7 +13,6 @@
   card more than the opponent (every family counts).
 - `second-leader`: the player has already played a Leader (D2, even if it left the table).
 - `not-at-flag`: the card is a guile card; it is played with its own action, not at a flag.
-- `not-a-guile-action`: Scout, Redeploy, Deserter or Traitor given as a plain play.
 - `traitor-on-tactics`: Traitor names a Tactics card; it takes only Troops.
 - `environment-immovable`: Redeploy, Deserter or Traitor names Fog or Mud (D4).
 - `not-on-flag`: the card is not at the flag the action names.
@@ -84,6 +83,15 @@ ClaimTiming = Literal["standard", "advanced"]
 Termination = Literal["breakthrough", "envelopment", "exhausted"]
 
 HAND_SIZE = 7
+
+REASONS: tuple[str, ...] = (
+    "game-over", "wrong-player", "wrong-phase", "flag-claimed", "side-full", "no-slot",
+    "tactics-limit", "second-leader", "not-at-flag", "traitor-on-tactics",
+    "environment-immovable", "not-on-flag", "not-your-card", "own-card", "same-flag",
+    "not-in-hand", "card-on-table", "deck-empty", "hand-full", "must-draw", "scout-draws",
+    "scout-returns", "pass-not-allowed", "claim-timing", "claim-refused",
+)
+"""Every `IllegalActionError.reason` that `GameState.apply` gives (module docstring)."""
 GUILE_CARDS = frozenset((SCOUT, REDEPLOY, DESERTER, TRAITOR))
 
 

@@ -321,3 +321,20 @@ def test_flag_already_claimed_cannot_be_claimed_again() -> None:
         + tuple(FlagState() for _ in range(8))
     refused(GameState(full=False, phase="draw", flags=flags), "S CLAIM 1", "flag-claimed",
             "flag 1")
+
+
+def test_reason_codes_are_documented_and_raised() -> None:
+    import re
+    from pathlib import Path
+
+    from companion.rules import state
+
+    documented = re.findall(r"^- `([a-z-]+)`:", state.__doc__ or "", re.M)
+    assert tuple(documented) == state.REASONS
+    source = Path(state.__file__).read_text(encoding="utf-8")
+    raised = set(re.findall(r'"([a-z]+(?:-[a-z]+)+)", f"', source)) | {"claim-refused"}
+    # Codes passed on through a variable: the slot check and the side check.
+    raised |= {"side-full", "no-slot", "not-your-card", "own-card"}
+    assert raised == set(state.REASONS)
+    tested = set(re.findall(r'"([a-z]+(?:-[a-z]+)+)"', Path(__file__).read_text("utf-8")))
+    assert set(state.REASONS) <= tested
