@@ -75,8 +75,10 @@ _T: dict[str, dict[str, str]] = {
                    "fr": " ({wilds} ne peut pas combler tous les vides)"},
     "phalanx-short": {"en": "{x}s: {k} more needed, {u} not on the table",
                       "fr": "des {x} : il en faut {k} de plus, {u} hors de la table"},
-    "battalion-none": {"en": "{colour}: {k} more needed, {u} not on the table",
+    "battalion-none": {"en": "{colour}: {k} more needed, {u} left off the table",
                        "fr": "{colour} : il en faut {k} de plus, {u} hors de la table"},
+    "battalion-wild": {"en": "{colour}: {wilds} would repeat a card of the formation",
+                       "fr": "{colour} : {wilds} répéterait une carte de la formation"},
     "battalion-max": {"en": "{colour} reaches {s} at most ({cards} on the table)",
                       "fr": "{colour} atteint {s} au plus ({cards} sur la table)"},
     "value-gone": {"en": "every {x} is on the table", "fr": "tous les {x} sont sur la table"},
@@ -264,31 +266,35 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
                     "-".join(map(str, run))
                 if cat == "wedge":
                     blocked = _located([troop_of(colour, x) for x in gone], where, naming, lang)
+                    targets.append(_t("needs", lang, target=label, cards=blocked))
                 else:
-                    blocked = "; ".join(_t("value-gone", lang, x=x) for x in gone)
-                targets.append(_t("needs", lang, target=label, cards=blocked))
+                    blocked = _t("and", lang).join(_t("value-gone", lang, x=x) for x in gone)
+                    targets.append(label + _t("colon", lang) + blocked)
         if targets:
             sep = _t("sep", lang)
             more = sep + _t("more", lang, count=extra) if extra else ""
             no(cat, sep.join(targets) + more + wild_note, same)
 
-    # Phalanx: every value the opponent's cards allow.
+    # Phalanx: every value the opponent's cards allow (wildcards included).
     if rank <= 4:
         same = rank == 4
         distinct = {x for _, x in troops}
-        if len(distinct) > 1:
+        candidates = [x for x in (sorted(distinct) if distinct else range(10, 0, -1))
+                      if all(dom >> x & 1 for dom in doms)]
+        if len(distinct) > 1 or not candidates:
             own("phalanx", "values")
         else:
             parts = []
-            for x in (sorted(distinct) if distinct else range(10, 0, -1)):
-                if same and x * size <= s or any(not dom >> x & 1 for dom in doms):
+            for x in candidates:
+                if same and x * size <= s:
                     continue
                 left = sum(1 for c in unseen if c.value == x)
-                if left >= k:
-                    continue
-                parts.append(_t("phalanx-short", lang, x=x, k=k, u=left))
+                if left < k:
+                    parts.append(_t("phalanx-short", lang, x=x, k=k, u=left))
             if parts:
-                no("phalanx", _t("sep", lang).join(parts[:_MAX_TARGETS + 1]), same)
+                sep = _t("sep", lang)
+                more = sep + _t("more", lang, count=len(parts) - _MAX_TARGETS) if len(parts) > _MAX_TARGETS else ""
+                no("phalanx", sep.join(parts[:_MAX_TARGETS]) + more, same)
 
     # Battalion: the best of each colour the opponent's cards allow.
     if rank <= 3:
@@ -305,7 +311,11 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
                 found = best_battalion(side, pool, letter, f.mud)
                 if found is None:
                     left = sum(1 for c in unseen if c.colour == letter)
-                    parts.append(_t("battalion-none", lang, colour=name, k=k, u=left))
+                    if left >= k:  # enough cards: the wildcards cannot take distinct values
+                        parts.append(_t("battalion-wild", lang, colour=name,
+                                        wilds=card_list(wilds, naming, lang)))
+                    else:
+                        parts.append(_t("battalion-none", lang, colour=name, k=k, u=left))
                 elif found.sum <= s:
                     low = min((c.value or 0 for c in found.added), default=11)
                     higher = [c for c in TROOPS if c.colour == letter and c in seen

@@ -171,3 +171,24 @@ def test_proof_options_are_checked() -> None:
         v.proof("de")
     with pytest.raises(PositionError, match="'gmt-de'"):
         v.proof("en", "gmt-de")  # type: ignore[arg-type]
+
+
+def test_every_stronger_category_is_ruled_out_in_the_proof() -> None:
+    """A cannot-beat proof has a line for each category that would outrank the claimant."""
+    from companion.rules.cards import CATEGORIES, CATEGORY_RANK, category_name
+
+    rng = random.Random(11)
+    checked = 0
+    while checked < 300:
+        p = random_position(rng, discards=(5, 40), p_morale=0.7)
+        for v in claimable(p).values():
+            if v.reason != "cannot-beat" or v.claimant is None or v.claimant.rank == 0:
+                continue
+            checked += 1
+            for naming in ("gmt-en", "gmt-fr"):
+                text = v.proof("en" if naming == "gmt-en" else "fr", naming)
+                for cat in CATEGORIES:
+                    if CATEGORY_RANK[cat] > v.claimant.rank:
+                        name = category_name(cat, naming)
+                        assert f"No {name}" in text or f"Pas de {name}" in text \
+                            or f"Pas d'{name}" in text, text
