@@ -357,3 +357,59 @@ def test_bad_input() -> None:
         ref.feed("flag 1", 0.0)  # type: ignore[arg-type]
     with pytest.raises(RefereeError, match="doubt place"):
         ref.confirm(Doubt("table", C("R1"), None, 0.1), C("R1"))
+
+
+@pytest.mark.parametrize("side,code,effect,reason", [
+    # Redeploy moves only one's own card (south takes north's B2 to north's flag 6).
+    ("south", "REDEPLOY", lambda t: t.move("B2", 6, "north"), "not-your-card"),
+    # Deserter discards an opponent's card, not one's own.
+    ("south", "DESERTER", lambda t: t.move("R8", None, "south"), "own-card"),
+    # Traitor takes only Troops: north's CAVALRY is refused.
+    ("south", "TRAITOR", lambda t: t.move("CAVALRY", 6, "south"), "traitor-on-tactics"),
+    # Two cards moved for one Redeploy.
+    ("south", "REDEPLOY", lambda t: (t.move("R8", 6, "south"), t.move("R9", 7, "south")),
+     "two-moves"),
+    # A guile card laid at a flag instead of beside the line.
+    ("south", None, lambda t: t.lay("south", "SCOUT", 6), "guile-at-flag"),
+])
+def test_illegal_guile_plays(cam: Camera, side: str, code: str | None, effect,  # noqa: ANN001
+                             reason: str) -> None:
+    t = _opening(cam)
+    cam.settle(t.lay("south", "Y6", 4))
+    cam.settle(t.lay("north", "CAVALRY", 5))
+    before = cam.referee.state.game
+
+    def break_it() -> None:
+        if code is not None:
+            t.guile(side, code)  # type: ignore[arg-type]
+        effect(t)
+    snapshot = (dict((k, list(v)) for k, v in t.sides.items()), {k: list(v) for k, v in
+                                                                 t.off.items()})
+
+    def fix_it() -> None:
+        t.sides = {k: list(v) for k, v in snapshot[0].items()}
+        t.off = {k: list(v) for k, v in snapshot[1].items()}
+
+    _illegal_then_fixed(cam, t, break_it, fix_it, reason)
+    assert cam.referee.state.game == before
+    # The turn then goes on legally.
+    assert committed(cam.settle(t.lay("south", "P3", 7))) == [Play("south", C("P3"), 7)]
+
+
+def test_tactics_limit_applies_to_guile_cards(cam: Camera) -> None:
+    t = Table()
+    cam.settle(t.lay("south", "FOG", 1))
+    cam.settle(t.lay("north", "B2", 2))
+    _illegal_then_fixed(cam, t, lambda: t.guile("south", "SCOUT"), lambda: t.lift("SCOUT"),
+                        "tactics-limit")
+
+
+def test_redeploy_to_a_claimed_flag_is_refused(cam: Camera) -> None:
+    t = _win_flag_1(cam)
+    cam.settle(t.tile(1, "south"))
+    cam.settle(t.lay("north", "G5", 6))
+    cam.settle(t.lay("south", "O5", 6))
+    cam.settle(t.lay("north", "G6", 6))
+    # South redeploys its O5 to flag 1, which it has already won.
+    _illegal_then_fixed(cam, t, lambda: (t.guile("south", "REDEPLOY"), t.move("O5", 1, "south")),
+                        lambda: (t.lift("REDEPLOY"), t.move("O5", 6, "south")), "flag-claimed")
