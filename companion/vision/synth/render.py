@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -298,44 +298,81 @@ def _draw_hand(img: np.ndarray, hand: Hand, s: float, rng: np.random.Generator) 
     px = np.empty_like(poly)
     px[:, 0] = (W / 2 + poly[:, 0] * s) / q
     px[:, 1] = (H / 2 + poly[:, 1] * s) / q
-    sw, sh = W // q + 1, H // q + 1
+    off = int(round(18 * s / q))                       # the shadow falls down and right
+    sigma = 6 * s / q + 1
+    grow = off + int(3 * sigma) + 2
+    # Only the box around the arm and its shadow, clipped to the image, is worked on.
+    sx0 = max(0, int(px[:, 0].min()) - grow)
+    sy0 = max(0, int(px[:, 1].min()) - grow)
+    sx1 = min(W // q + 1, int(px[:, 0].max()) + grow + 1)
+    sy1 = min(H // q + 1, int(px[:, 1].max()) + grow + 1)
+    if sx0 >= sx1 or sy0 >= sy1:
+        return
+    sw, sh = sx1 - sx0, sy1 - sy0
     mask = np.zeros((sh, sw), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(px * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    pts = np.round((px - (sx0, sy0)) * 16).astype(np.int32)
+    cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA, 4)
     if not mask.any():
         return
     dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
     radius = hand.width_mm * s / q / 2
-    round_ = np.sqrt(np.clip(dist / max(radius, 1.0), 0, 1))
-    shade = 0.62 + 0.45 * round_
+    shade = 0.62 + 0.45 * np.sqrt(np.clip(dist / max(radius, 1.0), 0, 1))
     # The arm is lit from one side: a soft gradient across it.
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
     a = float(rng.uniform(0, 2 * np.pi))
-    shade *= 1.0 + 0.08 * (np.cos(a) * xx / sw + np.sin(a) * yy / sh)
+    shade *= 1.0 + 0.08 * (np.cos(a) * xx + np.sin(a) * yy) / max(sw, sh)
     alpha = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 0.8)
-    off = int(round(18 * s / q))
-    shadow = cv2.GaussianBlur(np.roll(alpha, (off, off), axis=(0, 1)), (0, 0), 6 * s / q + 1)
+    shifted = np.zeros_like(alpha)
+    shifted[off:, off:] = alpha[:sh - off, :sw - off]
+    shadow = cv2.GaussianBlur(shifted, (0, 0), sigma)
     skin = _skin(rng)
-    ys, xs = np.nonzero((mask > 0) | (shadow > 0.01))
-    # Work only on the box around the arm and its shadow, in full-frame pixels.
-    sy0, sy1, sx0, sx1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    y0, y1 = sy0 * q, min(H, sy1 * q)
-    x0, x1 = sx0 * q, min(W, sx1 * q)
+    y0, x0 = sy0 * q, sx0 * q
+    y1, x1 = min(H, sy1 * q), min(W, sx1 * q)
     if y0 >= y1 or x0 >= x1:
         return
-    box = (x1 - x0, y1 - y0)
 
-    def up(a: np.ndarray) -> np.ndarray:
-        crop = a[sy0:sy1, sx0:sx1].astype(np.float32)
-        return cv2.resize(crop, ((sx1 - sx0) * q, (sy1 - sy0) * q),
-                          interpolation=cv2.INTER_LINEAR)[:box[1], :box[0]]
+    def up(v: np.ndarray) -> np.ndarray:
+        return cv2.resize(v.astype(np.float32), (sw * q, sh * q),
+                          interpolation=cv2.INTER_LINEAR)[:y1 - y0, :x1 - x0]
 
     alpha_f, shade_f, shadow_f = up(alpha), up(shade), up(shadow)
     roi = img[y0:y1, x0:x1]
     dark = np.clip(0.45 * shadow_f, 0, 1)
     roi[...] = cv2.blendLinear(roi, np.zeros_like(roi), 1.0 - dark, dark)
     arm = np.clip(shade_f[:, :, None] * skin[None, None, :], 0, 255).astype(np.uint8)
-    a = np.clip(alpha_f, 0, 1)
-    roi[...] = cv2.blendLinear(arm, roi, a, 1.0 - a)
+    a3 = np.clip(alpha_f, 0, 1)
+    roi[...] = cv2.blendLinear(arm, roi, a3, 1.0 - a3)
+
+
+@functools.lru_cache(maxsize=3)
+def _compose(scene: Scene, printing: Printing, w: int, h: int) -> np.ndarray:
+    """The table with its tiles and cards, before hands and camera faults, with a margin.
+
+    Cached: the frames of one moment of a match differ only by the hand and the sensor.
+    The table is drawn beyond each frame edge so that a tilted or turned camera still sees
+    table (never a mirrored or smeared edge) at the frame's borders.
+    """
+    assert scene.table_seed is not None
+    s = PX_PER_MM * w / FRAME_W
+    mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
+    cw, ch = w + 2 * mx, h + 2 * my
+    canvas = _table(scene.table_seed, cw, ch).copy()
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return cw / 2 + x * s, ch / 2 + y * s
+
+    tiles, cards = _layout(scene, scene.table_seed)
+    shadow_px = (0.8 * s, 1.2 * s)
+    for flag, x, y, angle in tiles:
+        img = tile_image(flag, s)
+        _paste(canvas, img, _full_mask(img.shape[1], img.shape[0]), *at(x, y), angle,
+               shadow=0.25, shadow_px=shadow_px)
+    mask = _card_mask(s)
+    for c in cards:
+        face = card_face(printing, c.card, s)
+        _paste(canvas, face, mask, *at(c.x, c.y), c.angle, shadow=0.3, shadow_px=shadow_px)
+    canvas.setflags(write=False)
+    return canvas
 
 
 def _homography(d: Degrade, w: int, h: int, s: float) -> np.ndarray | None:
@@ -380,8 +417,8 @@ def _light(frame: np.ndarray, d: Degrade, rng: np.random.Generator) -> np.ndarra
         r = d.glare_radius * sw
         spot = np.exp(-((xx - gx) ** 2 + ((yy - gy) * 1.2) ** 2) / (2 * r * r))
         spot = np.clip(spot * 1.6, 0, 1) * d.glare * 255
-        s8 = cv2.resize(spot.astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
-        frame = cv2.add(frame, cv2.merge([s8, s8, s8]))
+        s3 = np.repeat(spot.astype(np.uint8)[:, :, None], 3, axis=2)
+        frame = cv2.add(frame, cv2.resize(s3, (w, h), interpolation=cv2.INTER_LINEAR))
     return frame
 
 
@@ -428,27 +465,12 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
     layout_seed = scene.table_seed if scene.table_seed is not None else seed
     s = PX_PER_MM * w / FRAME_W
     k = w / FRAME_W                                   # degradations scale with the frame
-    # The table is drawn with a margin around the frame, so that a tilted or turned camera
-    # still sees table (never a mirrored or smeared edge) at the frame's borders.
     mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
-    cw, ch = w + 2 * mx, h + 2 * my
-    canvas = _table(layout_seed, cw, ch).copy()
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        return cw / 2 + x * s, ch / 2 + y * s
-
-    tiles, cards = _layout(scene, layout_seed)
-    shadow_px = (0.8 * s, 1.2 * s)
-    for flag, x, y, angle in tiles:
-        img = tile_image(flag, s)
-        _paste(canvas, img, _full_mask(img.shape[1], img.shape[0]), *at(x, y), angle,
-               shadow=0.25, shadow_px=shadow_px)
-    mask = _card_mask(s)
-    for c in cards:
-        face = card_face(printing, c.card, s)
-        _paste(canvas, face, mask, *at(c.x, c.y), c.angle, shadow=0.3, shadow_px=shadow_px)
-    for hand in (scene.hand, d.hand):
-        if hand is not None:
+    canvas = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h)
+    hands = [hand for hand in (scene.hand, d.hand) if hand is not None]
+    if hands:
+        canvas = canvas.copy()             # the cached table stays clean
+        for hand in hands:
             _draw_hand(canvas, hand, s, rng)
 
     hm = _homography(d, w, h, s)
