@@ -213,10 +213,6 @@ def _rng(rng_or_seed: random.Random | int | None) -> random.Random:
     return random.Random(rng_or_seed)
 
 
-def _name(side: Side) -> str:
-    return side.capitalize()
-
-
 @dataclass(frozen=True, slots=True)
 class GameState:
     """One moment of a game.  Build with `new_full` or `new_table`; move on with `apply`.
