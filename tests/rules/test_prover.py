@@ -52,7 +52,12 @@ def _sweep(seed: int, count: int, **options: Any) -> dict[str, int]:
         if oracle.work(p, n, side) > MAX_WORK:
             continue
         v = check_against_oracle(p, n, side)
-        seen[v.reason] = seen.get(v.reason, 0) + 1
+        f = p.flag(n)
+        tally = [v.reason] + [c.code for c in f.cards() if c.is_tactic]
+        if f.fog and f.mud:
+            tally.append("FOG+MUD")
+        for key in tally:
+            seen[key] = seen.get(key, 0) + 1
         done += 1
     return seen
 
@@ -68,6 +73,12 @@ def test_prover_matches_oracle(name: str, seed: int, options: dict[str, Any]) ->
     # The sweep must reach the interesting verdicts, or it proves little.
     for reason in ("can-beat", "cannot-beat", "stronger", "weaker", "incomplete"):
         assert seen.get(reason, 0) > 0, (name, seen)
+    if options["p_morale"] > 0.5:
+        for code in ("ALEXANDER", "DARIUS", "CAVALRY", "SHIELD"):
+            assert seen.get(code, 0) >= 50, (name, seen)
+    if options["p_env"] > 0.5:
+        for code in ("FOG", "MUD", "FOG+MUD"):
+            assert seen.get(code, 0) >= 50, (name, seen)
 
 
 def _full_flag_positions(rng: random.Random, fog: bool, mud: bool) -> Position:
