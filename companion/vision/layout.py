@@ -1,0 +1,448 @@
+"""The table's layout from the flag tiles: the line, north, each flag's zones and the off-line areas.
+
+`acquire(frame)` builds a `Layout` from a full QR decode (all nine tiles must be read).
+`LayoutTracker.update(frame)` then follows the tiles from frame to frame without decoding
+them again: each tile is found by template matching near where it was, so a nudged camera or
+tile is absorbed; a tile that cannot be found is decoded again in its own strip across the
+line (moved off the line: claimed by that side), remembered if something covers it (a hand),
+or reported `missing` if the table shows where it was.
+
+Table coordinates, in millimetres: for flag n, `u` runs east along the line (to the south
+player's right) and `v` runs south across it, with (0, 0) at the flag's point on the line.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from companion.rules.position import FLAG_COUNT, Side
+
+from . import geometry
+from .config import load_config
+from .errors import MissingTilesError, NoTilesError
+from .observation import TileState
+from .tiles import TileSighting, decode_region, find_tiles, to_gray
+
+log = logging.getLogger(__name__)
+
+Vec = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """The table's axes in the image: unit vectors east and south, and the scale."""
+
+    east: Vec
+    south: Vec
+    px_per_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class FlagTile:
+    """What is known of one flag's tile in the current frame."""
+
+    flag: int
+    state: TileState                 # line / north / south (claimed) / missing
+    anchor: Vec                      # the flag's point on the line, in pixels
+    centre: Vec | None               # where the tile lies (None when missing)
+    seen: bool                       # found in this frame (False: remembered, or missing)
+    white: tuple[float, float, float]  # the tile's white and black, BGR, as the camera sees them
+    black: tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    pose: Pose
+    tiles: tuple[FlagTile, ...]      # flags 1-9 in order
+
+    def tile(self, flag: int) -> FlagTile:
+        return self.tiles[flag - 1]
+
+    def point(self, origin: Vec, u: float, v: float) -> Vec:
+        """The pixel at (u, v) mm from `origin` in table axes."""
+        p = self.pose
+        k = p.px_per_mm
+        return (origin[0] + k * (u * p.east[0] + v * p.south[0]),
+                origin[1] + k * (u * p.east[1] + v * p.south[1]))
+
+    def strip_matrix(self, origin: Vec, side: Side, u0: float, near: float,
+                     px_per_mm: float) -> np.ndarray:
+        """The 2x3 affine map from a strip's pixels to the frame's pixels.
+
+        The strip is upright for `side`'s player: its x runs to that player's right, its y
+        away from the line towards them, starting `near` mm from `origin`; `u0` is the mm
+        (towards the player's right) of the strip's left edge.  Use with WARP_INVERSE_MAP.
+        """
+        p = self.pose
+        k = p.px_per_mm
+        sign = 1.0 if side == "south" else -1.0   # north's right is west, their "down" is north
+        rx, ry = sign * p.east[0], sign * p.east[1]
+        dx, dy = sign * p.south[0], sign * p.south[1]
+        scale = k / px_per_mm
+        ox = origin[0] + k * (u0 * rx + near * dx)
+        oy = origin[1] + k * (u0 * ry + near * dy)
+        return np.array([[scale * rx, scale * dx, ox], [scale * ry, scale * dy, oy]],
+                        dtype=np.float64)
+
+    def reference(self, flag: int) -> tuple[np.ndarray, np.ndarray]:
+        """White and black BGR for a flag's zones: its own tile's, else its nearest seen tile's."""
+        order = sorted(range(FLAG_COUNT), key=lambda i: (not self.tiles[i].seen,
+                                                         abs(i + 1 - flag)))
+        t = self.tiles[order[0]]
+        return np.array(t.white, np.float32), np.array(t.black, np.float32)
+
+
+# -- acquisition ------------------------------------------------------------------------------
+def _unit(x: float, y: float) -> Vec:
+    n = math.hypot(x, y)
+    return (x / n, y / n)
+
+
+def _pose(sightings: list[TileSighting], line: list[TileSighting] | None = None) -> Pose:
+    up = _unit(sum(s.up[0] for s in sightings), sum(s.up[1] for s in sightings))
+    east = (-up[1], up[0])
+    on_line = line if line is not None else sightings
+    if len(on_line) >= 3:
+        # The line through the tiles gives the east axis more precisely than the QR edges.
+        pts = np.array([s.centre for s in on_line], np.float64)
+        pts -= pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts, full_matrices=False)
+        ax = (float(vt[0, 0]), float(vt[0, 1]))
+        if ax[0] * east[0] + ax[1] * east[1] < 0:
+            ax = (-ax[0], -ax[1])
+        if ax[0] * east[0] + ax[1] * east[1] > math.cos(math.radians(15)):
+            east = ax
+    south = (-east[1], east[0])
+    k = float(np.median([s.px_per_mm for s in sightings]))
+    return Pose(east, south, k)
+
+
+def _across(pose: Pose, p: Vec) -> float:
+    """Distance across the line (mm, positive south) of a pixel, from the image origin."""
+    return (p[0] * pose.south[0] + p[1] * pose.south[1]) / pose.px_per_mm
+
+
+def _line_offset(pose: Pose, centres: list[Vec]) -> float:
+    """Where the line lies across (mm): the median of the largest cluster of tile positions."""
+    cfg = load_config()["layout"]
+    d = np.array([_across(pose, c) for c in centres])
+    counts = [(int(np.sum(np.abs(d - x) < cfg["line_cluster_mm"])), -abs(x - np.median(d)), i)
+              for i, x in enumerate(d)]
+    best = max(counts)[2]
+    cluster = d[np.abs(d - d[best]) < cfg["line_cluster_mm"]]
+    return float(np.median(cluster))
+
+
+def _state_of(offset_mm: float) -> TileState:
+    if offset_mm > geometry.CLAIMED_MIN_OFFSET:
+        return "south"
+    if offset_mm < -geometry.CLAIMED_MIN_OFFSET:
+        return "north"
+    return "line"
+
+
+def _tile_references(gray_or_bgr: np.ndarray, pose: Pose, centre: Vec
+                     ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """The white (paper) and black (QR ink) of a tile, per channel, from its pixels."""
+    k = pose.px_per_mm
+    r = int(geometry.QR_SIZE / 2 * k)
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    h, w = gray_or_bgr.shape[:2]
+    crop = gray_or_bgr[max(0, y - r):min(h, y + r):2, max(0, x - r):min(w, x + r):2]
+    if crop.size == 0:
+        return (255.0, 255.0, 255.0), (0.0, 0.0, 0.0)
+    px = crop.reshape(-1, 3).astype(np.float32)
+    # The QR with its quiet zone is about half white, half black: robust percentiles.
+    lum = px.sum(axis=1)
+    order = np.argsort(lum)
+    n = len(order)
+    white = px[order[int(n * 0.80):int(n * 0.97)]].mean(axis=0)
+    black = px[order[int(n * 0.03):int(n * 0.20)]].mean(axis=0)
+    return tuple(float(v) for v in white), tuple(float(v) for v in black)  # type: ignore[return-value]
+
+
+def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting]) -> Layout:
+    """A layout from a full set of nine sightings (see `acquire`)."""
+    if not sightings:
+        raise NoTilesError("no flag tile (QR code BL-FLAG-1 ... BL-FLAG-9) can be read in the frame")
+    flags = {s.flag for s in sightings}
+    missing = [n for n in range(1, FLAG_COUNT + 1) if n not in flags]
+    if missing:
+        raise MissingTilesError(
+            f"only {len(flags)} of the 9 flag tiles can be read; cannot find "
+            + ", ".join(f"BL-FLAG-{n}" for n in missing))
+    pose0 = _pose(sightings)
+    line_d = _line_offset(pose0, [s.centre for s in sightings])
+    on_line = [s for s in sightings if _state_of(_across(pose0, s.centre) - line_d) == "line"]
+    pose = _pose(sightings, on_line)
+    line_d = _line_offset(pose, [s.centre for s in sightings])
+    tiles = []
+    for s in sorted(sightings, key=lambda s: s.flag):
+        off = _across(pose, s.centre) - line_d
+        state = _state_of(off)
+        anchor = s.centre if state == "line" else (
+            s.centre[0] - off * pose.px_per_mm * pose.south[0],
+            s.centre[1] - off * pose.px_per_mm * pose.south[1])
+        white, black = _tile_references(frame, pose, s.centre)
+        tiles.append(FlagTile(s.flag, state, anchor, s.centre, True, white, black))
+    return Layout(pose, tuple(tiles))
+
+
+def acquire(frame: np.ndarray) -> Layout:
+    """The layout of a BGR frame from a full decode of the nine flag tiles.
+
+    No tile is a `NoTilesError`, fewer than nine a `MissingTilesError` naming the absent
+    ones, a tile twice a `DuplicateTileError`.
+    """
+    return layout_from_sightings(frame, find_tiles(frame))
+
+
+# -- following --------------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Template:
+    image: np.ndarray        # grey, at the tracking scale
+    centre: Vec              # the tile centre inside `image`, in its pixels
+
+
+class LayoutTracker:
+    """Keeps a `Layout` up to date from frame to frame, decoding QR codes only when needed."""
+
+    def __init__(self) -> None:
+        self.layout: Layout | None = None
+        self._templates: dict[int, _Template] = {}
+        self._table_colour: np.ndarray | None = None
+        self._frames = 0
+        self.decodes = 0        # full or strip QR decodes done (for the benchmark)
+
+    def reset(self) -> None:
+        self.layout = None
+        self._templates.clear()
+
+    # The first frame, or after losing most tiles: a full decode.
+    def _acquire(self, frame: np.ndarray) -> Layout:
+        self.decodes += 1
+        layout = acquire(frame)
+        self._adopt(frame, layout)
+        return layout
+
+    def _adopt(self, frame: np.ndarray, layout: Layout) -> None:
+        self.layout = layout
+        self._templates = {}
+        for t in layout.tiles:
+            if t.centre is not None:
+                tpl = self._cut_template(frame, layout.pose, t.centre)
+                if tpl is not None:
+                    self._templates[t.flag] = tpl
+        self._table_colour = self._sample_table(frame, layout)
+
+    def _cut_template(self, frame: np.ndarray, pose: Pose, centre: Vec) -> _Template | None:
+        cfg = load_config()["tracking"]
+        f = float(cfg["scale"])
+        k = pose.px_per_mm
+        tw, th = cfg["template_mm"]
+        # Axis-aligned box around the (possibly rotated) inner tile.
+        cos, sin = abs(pose.east[0]), abs(pose.east[1])
+        hw = 0.5 * k * (tw * cos + th * sin)
+        hh = 0.5 * k * (tw * sin + th * cos)
+        x0, y0 = int(centre[0] - hw), int(centre[1] - hh)
+        x1, y1 = int(centre[0] + hw), int(centre[1] + hh)
+        h, w = frame.shape[:2]
+        # A tile at the frame's edge (a claimed one, far off the line): keep its visible part.
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if (x1 - x0) < hw or (y1 - y0) < hh:
+            return None
+        crop = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        return _Template(small, ((centre[0] - x0) * f, (centre[1] - y0) * f))
+
+    def _sample_table(self, frame: np.ndarray, layout: Layout) -> np.ndarray:
+        """The bare table's colour: between neighbouring tiles on the line, nothing lies."""
+        samples = []
+        k = layout.pose.px_per_mm
+        r = max(2, int(4 * k))
+        h, w = frame.shape[:2]
+        for a, b in zip(layout.tiles, layout.tiles[1:]):
+            if a.state != "line" or b.state != "line":
+                continue
+            x = int((a.anchor[0] + b.anchor[0]) / 2)
+            y = int((a.anchor[1] + b.anchor[1]) / 2)
+            if r <= x < w - r and r <= y < h - r:
+                samples.append(frame[y - r:y + r, x - r:x + r].reshape(-1, 3))
+        if not samples:
+            return np.median(frame.reshape(-1, 3)[::97], axis=0).astype(np.float32)
+        return np.median(np.concatenate(samples), axis=0).astype(np.float32)
+
+    def _match(self, frame: np.ndarray, flag: int, around: Vec, pose: Pose
+               ) -> tuple[float, Vec] | None:
+        cfg = load_config()["tracking"]
+        tpl = self._templates.get(flag)
+        if tpl is None:
+            return None
+        f = float(cfg["scale"])
+        th, tw = tpl.image.shape
+        search = cfg["search_mm"] * pose.px_per_mm          # full-resolution pixels
+        x0 = int(around[0] - tpl.centre[0] / f - search)
+        y0 = int(around[1] - tpl.centre[1] / f - search)
+        x1 = int(x0 + tw / f + 2 * search)
+        y1 = int(y0 + th / f + 2 * search)
+        h, w = frame.shape[:2]
+        x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1c - x0c < tw / f + 2 or y1c - y0c < th / f + 2:
+            return None
+        crop = cv2.cvtColor(frame[y0c:y1c, x0c:x1c], cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        if small.shape[0] < th or small.shape[1] < tw:
+            return None
+        res = cv2.matchTemplate(small, tpl.image, cv2.TM_CCOEFF_NORMED)
+        _, score, _, loc = cv2.minMaxLoc(res)
+        # Sub-pixel peak from the neighbours: the zones inherit any error of the tile centre.
+        dx = dy = 0.0
+        lx, ly = loc
+        if 0 < lx < res.shape[1] - 1:
+            a, b, c = res[ly, lx - 1], res[ly, lx], res[ly, lx + 1]
+            den = a - 2 * b + c
+            dx = 0.5 * (a - c) / den if den < 0 else 0.0
+        if 0 < ly < res.shape[0] - 1:
+            a, b, c = res[ly - 1, lx], res[ly, lx], res[ly + 1, lx]
+            den = a - 2 * b + c
+            dy = 0.5 * (a - c) / den if den < 0 else 0.0
+        cx = x0c + (lx + dx + tpl.centre[0]) / f
+        cy = y0c + (ly + dy + tpl.centre[1]) / f
+        return float(score), (cx, cy)
+
+    def _strip_decode(self, frame: np.ndarray, layout: Layout, tile: FlagTile
+                      ) -> TileSighting | None:
+        """Decode the QR codes in the strip across the line where this flag's tile may have gone."""
+        cfg = load_config()["tracking"]
+        hw = cfg["column_halfwidth_mm"]
+        far = geometry.CLAIMED_OFFSET + geometry.TILE_H
+        corners = [layout.point(tile.anchor, u, v) for u in (-hw, hw) for v in (-far, far)]
+        xs = [c[0] for c in corners]
+        ys = [c[1] for c in corners]
+        h, w = frame.shape[:2]
+        x0, x1 = max(0, int(min(xs))), min(w, int(max(xs)))
+        y0, y1 = max(0, int(min(ys))), min(h, int(max(ys)))
+        if x1 - x0 < 20 or y1 - y0 < 20:
+            return None
+        self.decodes += 1
+        gray = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        for s in decode_region(gray, (x0, y0)):
+            if s.flag == tile.flag:
+                return s
+        return None
+
+    def _looks_bare(self, frame: np.ndarray, layout: Layout, centre: Vec) -> bool:
+        """Whether the table's own colour shows where the tile was (it has been taken away)."""
+        cfg = load_config()["tracking"]
+        if self._table_colour is None:
+            return False
+        k = layout.pose.px_per_mm
+        r = int(geometry.TILE_W / 2 * 0.8 * k)
+        x, y = int(centre[0]), int(centre[1])
+        h, w = frame.shape[:2]
+        crop = frame[max(0, y - r):min(h, y + r):2, max(0, x - r):min(w, x + r):2]
+        if crop.size == 0:
+            return True
+        d = np.linalg.norm(crop.reshape(-1, 3).astype(np.float32) - self._table_colour, axis=1)
+        return float(np.mean(d < cfg["background_delta"])) > cfg["background_share"]
+
+    def update(self, frame: np.ndarray) -> Layout:
+        """The layout of this frame, following the previous one."""
+        self._frames += 1
+        if self.layout is None:
+            return self._acquire(frame)
+        layout = self.layout
+        cfg = load_config()["tracking"]
+        matched: dict[int, Vec] = {}
+        for t in layout.tiles:
+            if t.centre is None:
+                continue
+            hit = self._match(frame, t.flag, t.centre, layout.pose)
+            if hit is not None and hit[0] >= cfg["min_score"]:
+                matched[t.flag] = hit[1]
+        known = [t for t in layout.tiles if t.centre is not None]
+        if len(matched) < max(1, len(known) // 2):
+            # Most tiles lost at once: the camera moved (or the frame is another table).
+            try:
+                fresh = find_tiles(frame)
+                self.decodes += 1
+            except Exception:  # noqa: BLE001 - a duplicate here is handled by the full acquire
+                fresh = []
+            if len(fresh) == FLAG_COUNT:
+                return self._acquire(frame)
+            for s in fresh:
+                matched[s.flag] = s.centre
+        # Shift of the tiles that were found: the prediction for those that were not.
+        shifts = [(matched[t.flag][0] - t.centre[0], matched[t.flag][1] - t.centre[1])
+                  for t in known if t.flag in matched and t.centre is not None]
+        mean_shift = (float(np.median([s[0] for s in shifts])) if shifts else 0.0,
+                      float(np.median([s[1] for s in shifts])) if shifts else 0.0)
+
+        pose = layout.pose
+        sightings_line = [c for n, c in matched.items() if layout.tile(n).state == "line"]
+        if len(sightings_line) >= 3:
+            line_d = _line_offset(pose, sightings_line)
+        else:
+            line_d = _line_offset(pose, [t.anchor for t in layout.tiles])
+        new_tiles: list[FlagTile] = []
+        retemplate: list[int] = []
+        for t in layout.tiles:
+            if t.flag in matched:
+                centre = matched[t.flag]
+                seen = True
+            else:
+                predicted = (t.centre[0] + mean_shift[0], t.centre[1] + mean_shift[1]) \
+                    if t.centre is not None else None
+                s = None
+                if t.centre is not None or self._frames % int(load_config()["tracking"].get(
+                        "missing_every", 10)) == 0:
+                    s = self._strip_decode(frame, replace(layout, pose=pose), replace(
+                        t, anchor=(t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])))
+                if s is not None:
+                    centre, seen = s.centre, True
+                    retemplate.append(t.flag)
+                elif predicted is not None and not self._looks_bare(frame, layout, predicted):
+                    # Something covers the tile: remember it where it was (shifted with the rest).
+                    anchor = (t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])
+                    new_tiles.append(replace(t, anchor=anchor, centre=predicted, seen=False))
+                    continue
+                else:
+                    anchor = (t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])
+                    new_tiles.append(replace(t, state="missing", anchor=anchor, centre=None,
+                                             seen=False))
+                    continue
+            off = _across(pose, centre) - line_d
+            state = _state_of(off)
+            anchor = centre if state == "line" else (
+                centre[0] - off * pose.px_per_mm * pose.south[0],
+                centre[1] - off * pose.px_per_mm * pose.south[1])
+            if state != t.state:
+                retemplate.append(t.flag)
+            white, black = _tile_references(frame, pose, centre)
+            new_tiles.append(FlagTile(t.flag, state, anchor, centre, seen, white, black))
+        line_tiles = [t for t in new_tiles if t.seen and t.state == "line"]
+        if len(line_tiles) >= 3:
+            pts = np.array([t.centre for t in line_tiles], np.float64)
+            pts -= pts.mean(axis=0)
+            _, _, vt = np.linalg.svd(pts, full_matrices=False)
+            ax = (float(vt[0, 0]), float(vt[0, 1]))
+            if ax[0] * pose.east[0] + ax[1] * pose.east[1] < 0:
+                ax = (-ax[0], -ax[1])
+            if ax[0] * pose.east[0] + ax[1] * pose.east[1] > math.cos(math.radians(10)):
+                pose = Pose(ax, (-ax[1], ax[0]), pose.px_per_mm)
+        self.layout = Layout(pose, tuple(new_tiles))
+        for n in retemplate:
+            c = self.layout.tile(n).centre
+            if c is not None:
+                tpl = self._cut_template(frame, pose, c)
+                if tpl is not None:
+                    self._templates[n] = tpl
+        return self.layout
+
+
+__all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "layout_from_sightings"]

@@ -1,0 +1,194 @@
+"""From an overhead BGR frame to an `Observation`: the camera pipeline's one public stage.
+
+`TableReader(deck).read(frame)` follows the flag tiles (`layout`), rectifies each flag's two
+zones and the off-line areas into small upright strips, finds and names the cards in each
+(`reading`), then settles the whole table at once: each of the 70 cards exists once, so when
+two places read the same card the less sure one takes its next candidate and is flagged
+doubtful.  A read that is not clearly ahead of its runner-up is listed in `doubtful`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.rules.cards import Card
+from companion.rules.position import FLAG_COUNT, SIDES, Side
+
+from . import geometry
+from .capture import check_frame
+from .config import load_config
+from .deck import Deck
+from .layout import Layout, LayoutTracker
+from .observation import Doubt, FlagObservation, Observation
+from .reading import CardRead, ReadingSettings, read_strip, reflectance
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where a list of cards is read: a flag's side, or an off-line area."""
+
+    where: str               # "flag 4 south", "offline north"
+    flag: int | None
+    side: Side
+
+
+@dataclass(slots=True)
+class _Slot:
+    place: _Place
+    index: int
+    read: CardRead
+    card: Card | None = None
+    doubt: Doubt | None = None
+
+
+class TableReader:
+    """Reads frames of one table with one enrolled deck; keeps following the tiles."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.templates = deck.templates
+        self.tracker = LayoutTracker()
+        self.settings = ReadingSettings.load()
+
+    def reset(self) -> None:
+        """Forget the table's layout (the next frame is decoded from scratch)."""
+        self.tracker.reset()
+
+    # -- zones ------------------------------------------------------------------------------
+    def _strip(self, frame: np.ndarray, layout: Layout, origin: tuple[float, float], side: Side,
+               near: float, far: float, half: float, flag: int) -> np.ndarray:
+        s = self.settings
+        m = layout.strip_matrix(origin, side, -half, near, s.px_per_mm)
+        size = (s.px(2 * half), s.px(far - near))
+        strip = cv2.warpAffine(frame, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+        white, black = layout.reference(flag)
+        return reflectance(strip, white, black)
+
+    def _obstructed(self, refl: np.ndarray, table: np.ndarray) -> bool:
+        """A hand or an arm over the zone spills into its margins, where no card ever lies."""
+        s = self.settings
+        cfg = load_config()["layout"]
+        edge = max(2, s.px(5.0))
+        margins = np.concatenate([refl[:, :edge], refl[:, -edge:]], axis=1)
+        far = np.linalg.norm(margins - table[None, None, :], axis=2) > 1.5 * s.card_delta
+        return float(far.mean()) > cfg["obstructed_share"]
+
+    def _zones(self, frame: np.ndarray, layout: Layout
+               ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
+        cfg = load_config()["layout"]
+        half = float(cfg["zone_half_width_mm"])
+        out: list[tuple[_Place, list[CardRead]]] = []
+        obstructed: set[int] = set()
+        table_ref = self._table_reference(frame, layout)
+        for t in layout.tiles:
+            if not t.seen:
+                obstructed.add(t.flag)
+            for side in SIDES:
+                near, far = float(cfg["zone_near_mm"]), float(cfg["zone_far_mm"])
+                reliable_end = True
+                if t.state == side:
+                    # The claimed tile lies behind this side's cards: the column may end on it.
+                    reliable_end = False
+                refl = self._strip(frame, layout, t.anchor, side, near, far, half, t.flag)
+                table = table_ref(t.flag, refl)
+                if self._obstructed(refl, table):
+                    obstructed.add(t.flag)
+                limit = None
+                if t.state == side and t.centre is not None:
+                    off = abs((t.centre[0] - t.anchor[0]) * layout.pose.south[0]
+                              + (t.centre[1] - t.anchor[1]) * layout.pose.south[1]
+                              ) / layout.pose.px_per_mm
+                    limit = off - geometry.TILE_H / 2 - near - geometry.CARD_H \
+                        + float(cfg["claimed_margin_mm"]) + 10.0
+                reads = read_strip(refl, self.templates, reliable_end, table, limit)
+                out.append((_Place(f"flag {t.flag} {side}", t.flag, side), reads))
+        # Off-line areas: beyond flag 1 (west) and flag 9 (east), on each player's side.
+        centre = float(cfg["offline_centre_mm"])
+        near, far = float(cfg["offline_near_mm"]), float(cfg["offline_far_mm"])
+        for side in SIDES:
+            reads_side: list[CardRead] = []
+            for flag, sign in ((1, -1.0), (FLAG_COUNT, 1.0)):
+                anchor = layout.point(layout.tile(flag).anchor, sign * centre, 0.0)
+                refl = self._strip(frame, layout, anchor, side, near, far, half, flag)
+                reads_side += read_strip(refl, self.templates, True, table_ref(flag, refl))
+            out.append((_Place(f"offline {side}", None, side), reads_side))
+        return out, sorted(obstructed)
+
+    def _table_reference(self, frame: np.ndarray, layout: Layout):  # noqa: ANN202
+        """The bare table's reflectance for a strip: its margins' median."""
+        from .reading import table_colour
+
+        def get(flag: int, refl: np.ndarray) -> np.ndarray:
+            return table_colour(refl, self.settings)
+        return get
+
+    # -- the whole table ----------------------------------------------------------------------
+    def _settle(self, slots: list[_Slot]) -> None:
+        """Give each read a card, each card to one read at most; flag the unsure ones."""
+        s = self.settings
+        taken: dict[Card, _Slot] = {}
+
+        def margin(r: CardRead) -> float:
+            c = r.candidates
+            return c[0][1] - c[1][1] if len(c) > 1 else 1.0
+
+        for slot in sorted(slots, key=lambda sl: -margin(sl.read)):
+            cands = [c for c in slot.read.candidates if c[0] not in taken]
+            fell_back = bool(cands) and cands[0][0] != slot.read.best
+            if not cands:
+                cands = list(slot.read.candidates)
+                fell_back = True
+            best, score = cands[0]
+            second = cands[1] if len(cands) > 1 else None
+            m = score - second[1] if second else 1.0
+            slot.card = best
+            taken.setdefault(best, slot)
+            if fell_back or m < s.doubt_margin or score < s.doubt_min_score:
+                conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
+                if fell_back:
+                    conf = min(conf, 0.25)
+                slot.doubt = Doubt(slot.place.where, best, second[0] if second else None, conf,
+                                   slot.index)
+
+    def read(self, frame: np.ndarray) -> Observation:
+        """The observation of one overhead BGR frame (uint8, H x W x 3)."""
+        frame = check_frame(frame)
+        layout = self.tracker.update(frame)
+        zones, obstructed = self._zones(frame, layout)
+        slots: list[_Slot] = []
+        for place, reads in zones:
+            index = 0
+            for r in reads:
+                if r.score < self.settings.not_a_card_score:
+                    log.info("%s: something that is no Battle Line card (best %s, %.2f)",
+                             place.where, r.best, r.score)
+                    continue
+                slots.append(_Slot(place, index, r))
+                index += 1
+        self._settle(slots)
+        lists: dict[str, list[Card]] = {}
+        for sl in slots:
+            assert sl.card is not None
+            lists.setdefault(sl.place.where, []).append(sl.card)
+        flags = tuple(FlagObservation(
+            t.flag, t.state, tuple(lists.get(f"flag {t.flag} north", ())),
+            tuple(lists.get(f"flag {t.flag} south", ()))) for t in layout.tiles)
+        doubts = tuple(sl.doubt for sl in slots if sl.doubt is not None)
+        return Observation(flags, tuple(lists.get("offline north", ())),
+                           tuple(lists.get("offline south", ())), doubts, tuple(obstructed))
+
+
+def read_image(path: str, deck: Deck) -> Observation:
+    """The observation of one image file (`companion scan`)."""
+    from .cvcompat import imread
+    return TableReader(deck).read(imread(path))
+
+
+__all__ = ["TableReader", "read_image"]

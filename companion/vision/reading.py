@@ -1,0 +1,353 @@
+"""Reading the cards of one column: find each card's top band, then name it against the deck.
+
+Works on a zone rectified upright for the column's owner (`Layout.strip_matrix`) and turned
+into reflectance with the nearest tile's white and black, so colours compare with the
+enrolled deck whatever the light.  Two measures of a top band are compared with the deck:
+its *ink* (1 - the darkest channel: how far a pixel is from white paper, whatever its colour)
+for the value's or the mark's shape, and its *hue* (the ink-weighted mean of two opponent
+colour channels) for the colour.  Both come from the same cells for the deck and the frame.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.rules.cards import Card
+
+from . import geometry
+from .config import load_config
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingSettings:
+    px_per_mm: float
+    band_mm: float
+    inset_mm: float
+    cell_mm: float
+    coarse_mm: float
+    card_delta: float
+    row_cover: float
+    row_middle_mm: float
+    min_run_mm: float
+    top_search_mm: float
+    gap_mm: float
+    scan_step_mm: float
+    scan_jiggle_mm: float
+    force_min: float
+    min_step_mm: float
+    peak_min: float
+    end_slack_mm: float
+    refine_mm: float
+    colour_weight: float
+    doubt_margin: float
+    doubt_min_score: float
+    not_a_card_score: float
+
+    @classmethod
+    @functools.lru_cache(maxsize=1)
+    def load(cls) -> ReadingSettings:
+        c = load_config()["reading"]
+        return cls(float(c["px_per_mm"]), float(c["band_mm"]), float(c["band_inset_mm"]),
+                   float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]),
+                   float(c["row_cover"]), float(c["row_middle_mm"]), float(c["min_run_mm"]),
+                   float(c["top_search_mm"]), float(c["gap_mm"]), float(c["scan_step_mm"]),
+                   float(c["scan_jiggle_mm"]), float(c["force_min"]),
+                   float(c["min_step_mm"]), float(c["peak_min"]),
+                   float(c["end_slack_mm"]), float(c["refine_mm"]), float(c["colour_weight"]),
+                   float(c["doubt_margin"]), float(c["doubt_min_score"]),
+                   float(c["not_a_card_score"]))
+
+    def px(self, mm: float) -> int:
+        return int(round(mm * self.px_per_mm))
+
+
+# -- measures -----------------------------------------------------------------------------------
+def reflectance(bgr: np.ndarray, white: np.ndarray, black: np.ndarray) -> np.ndarray:
+    """BGR pixels as reflectance (0 = the tile's black, 1 = its white), per channel, float32."""
+    span = np.maximum(np.asarray(white, np.float32) - black, 8.0).astype(np.float32)
+    out = bgr.astype(np.float32)
+    out -= np.asarray(black, np.float32)
+    out *= 1.0 / span
+    return out
+
+
+def ink(refl: np.ndarray) -> np.ndarray:
+    """How far each pixel is from white paper, whatever its hue: 1 - its darkest channel."""
+    b, g, r = cv2.split(refl)
+    darkest = cv2.min(cv2.min(b, g), r)
+    return np.clip(1.0 - darkest, 0.0, 1.0)
+
+
+def opponent(refl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two opponent colour channels: red - green and yellow - blue."""
+    b, g, r = cv2.split(refl)
+    return r - g, 0.5 * (r + g) - b
+
+
+@dataclass(slots=True)
+class Maps:
+    """Per-strip measures, blurred once so that any band's cells are read by indexing."""
+
+    s: ReadingSettings
+    ink_fine: np.ndarray      # ink box-filtered over a fine cell
+    ink_coarse: np.ndarray    # ... over a coarse cell
+    ink: np.ndarray
+    c1: np.ndarray
+    c2: np.ndarray
+
+    @classmethod
+    def of(cls, refl: np.ndarray, s: ReadingSettings) -> Maps:
+        k = ink(refl)
+        f, c = s.px(s.cell_mm), s.px(s.coarse_mm)
+        c1, c2 = opponent(refl)
+        return cls(s, cv2.blur(k, (f, f)), cv2.blur(k, (c, c)), k, c1, c2)
+
+
+@functools.lru_cache(maxsize=8)
+def _grid(s: ReadingSettings, coarse: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column offsets (px, from the card's top-left) of the descriptor's cell centres."""
+    cell = s.px(s.coarse_mm if coarse else s.cell_mm)
+    x0 = s.px(s.inset_mm)
+    width = s.px(geometry.CARD_W - 2 * s.inset_mm)
+    nx = width // cell
+    ny = s.px(s.band_mm) // cell
+    rows = np.arange(ny) * cell + cell // 2
+    cols = x0 + np.arange(nx) * cell + cell // 2
+    return rows, cols
+
+
+def _normalise(v: np.ndarray) -> np.ndarray:
+    v = v - v.mean(axis=-1, keepdims=True)
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.maximum(n, 1e-6)
+
+
+def descriptors(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool) -> np.ndarray:
+    """Normalised ink descriptors of the bands whose card top-left corners are given (px)."""
+    rows, cols = _grid(m.s, coarse)
+    src = m.ink_coarse if coarse else m.ink_fine
+    h, w = src.shape
+    r = np.clip(tops[:, None, None] + rows[None, :, None], 0, h - 1)
+    c = np.clip(lefts[:, None, None] + cols[None, None, :], 0, w - 1)
+    return _normalise(src[r, c].reshape(len(tops), -1))
+
+
+def hue(m: Maps, top: int, left: int) -> np.ndarray:
+    """Ink-weighted mean opponent colour of a band: the colour a player names."""
+    s = m.s
+    y0, y1 = max(0, top), max(0, top + s.px(s.band_mm))
+    x0, x1 = max(0, left + s.px(s.inset_mm)), max(0, left + s.px(geometry.CARD_W - s.inset_mm))
+    wgt = m.ink[y0:y1, x0:x1] ** 2
+    tot = float(wgt.sum())
+    if tot < 1e-6:
+        return np.zeros(2, np.float32)
+    return np.array([float((wgt * m.c1[y0:y1, x0:x1]).sum()) / tot,
+                     float((wgt * m.c2[y0:y1, x0:x1]).sum()) / tot], np.float32)
+
+
+# -- the deck's side ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Templates:
+    """The enrolled deck's descriptors, ready for matrix products (computed once per deck)."""
+
+    cards: tuple[Card, ...]
+    fine: np.ndarray        # (cards, cells) normalised ink, fine cells
+    coarse: np.ndarray      # (cards, cells) normalised ink, coarse cells
+    hues: np.ndarray        # (cards, 2)
+
+
+def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
+    """Measures of an upright card face already at `s.px_per_mm` and in reflectance."""
+    return Maps.of(face_refl, s)
+
+
+def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Templates:
+    s = ReadingSettings.load()
+    fine, coarse, hues = [], [], []
+    zero = np.zeros(1, np.int64)
+    for face in faces_refl:
+        m = face_maps(face, s)
+        fine.append(descriptors(m, zero, zero, False)[0])
+        coarse.append(descriptors(m, zero, zero, True)[0])
+        hues.append(hue(m, 0, 0))
+    return Templates(cards, np.array(fine, np.float32), np.array(coarse, np.float32),
+                     np.array(hues, np.float32))
+
+
+# -- one column -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CardRead:
+    """One card found in a column: its ranked candidates with scores, and where it lies."""
+
+    candidates: tuple[tuple[Card, float], ...]   # best first
+    top_mm: float                                # its top edge, mm from the strip's top
+    centre_mm: float                             # its centre across the strip
+
+    @property
+    def best(self) -> Card:
+        return self.candidates[0][0]
+
+    @property
+    def score(self) -> float:
+        return self.candidates[0][1]
+
+
+def _runs(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
+    """(start, end) of the runs of True in a 1-D array, end exclusive."""
+    d = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)
+    return [(int(a), int(b)) for a, b in zip(starts, ends) if b - a >= min_len]
+
+
+def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.ndarray:
+    """Pixels unlike the bare table: cards (and anything else laid or held over it)."""
+    d = refl - np.asarray(table, np.float32)
+    d2 = cv2.transform(d * d, np.ones((1, 3), np.float32))
+    return d2[:, :, 0] > s.card_delta ** 2 if d2.ndim == 3 else d2 > s.card_delta ** 2
+
+
+def table_colour(refl: np.ndarray, s: ReadingSettings) -> np.ndarray:
+    """The bare table's reflectance in a strip: its outer margins, where no card reaches."""
+    w = refl.shape[1]
+    edge = max(2, s.px(4.0))
+    margins = np.concatenate([refl[::2, :edge].reshape(-1, 3), refl[::2, w - edge:].reshape(-1, 3)])
+    return np.median(margins, axis=0).astype(np.float32)
+
+
+def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
+    """For a band starting on each row, the left edge (px) of the card it belongs to.
+
+    Each row's mask gives the edges of the card showing there; a band's card is centred on
+    the mean centre of its rows whose width is a card's (rows crossed by ink of the table's
+    colour are left out).  Falls back on the strip's middle where no row qualifies.
+    """
+    h, w = mask.shape
+    card_w = s.px(geometry.CARD_W)
+    any_px = mask.any(axis=1)
+    left = np.argmax(mask, axis=1)
+    right = w - 1 - np.argmax(mask[:, ::-1], axis=1)
+    ok = any_px & (np.abs((right - left) - card_w) < s.px(6.0))
+    centre = np.where(ok, (left + right) / 2.0, 0.0)
+    band = s.px(s.band_mm)
+    csum = np.concatenate([[0.0], np.cumsum(centre)])
+    nsum = np.concatenate([[0], np.cumsum(ok)])
+    idx = np.arange(h)
+    end = np.minimum(h, idx + band)
+    n = nsum[end] - nsum[idx]
+    mean = np.where(n > 0, (csum[end] - csum[idx]) / np.maximum(n, 1), w / 2.0)
+    return np.round(mean - card_w / 2.0).astype(np.int64)
+
+
+def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
+              limit_mm: float | None = None) -> list[tuple[int, int]]:
+    """Top-left corners (px) of every card in a strip's column, nearest the line first.
+
+    The mask (pixels unlike the table) says roughly where the column runs; the card tops are
+    the rows where a band of the deck fits best (coarse cells), at least a step apart.
+    """
+    s = m.s
+    h, w = mask.shape
+    mid = w // 2
+    half = s.px(s.row_middle_mm)
+    cover = mask[:, mid - half:mid + half].mean(axis=1)
+    rows = cover > s.row_cover
+    # Close gaps shorter than a band: ink of the table's own colour across a card (a grey
+    # band on a grey table) is no gap, and cards laid apart are split by the band finder.
+    gap = s.px(s.gap_mm)
+    rows = cv2.morphologyEx(rows.astype(np.uint8)[:, None], cv2.MORPH_CLOSE,
+                            np.ones((gap, 1), np.uint8))[:, 0].astype(bool)
+    card_h = s.px(geometry.CARD_H)
+    band = s.px(s.band_mm)
+    lefts_all = _band_lefts(mask, s)
+    step = max(1, s.px(s.scan_step_mm))
+    jig = s.px(s.scan_jiggle_mm)
+    min_step = s.px(s.min_step_mm)
+    slack = s.px(s.end_slack_mm)
+    tops: list[tuple[int, int]] = []
+    for a, b in _runs(rows, s.px(s.min_run_mm)):
+        lo = max(0, a - gap)
+        hi = (b - card_h + slack) if reliable_end else (b - band)
+        hi = min(h - band, max(hi, a + s.px(s.top_search_mm))) + 1
+        if limit_mm is not None:
+            hi = min(hi, s.px(limit_mm))
+        if hi <= lo:
+            continue
+        ys = np.arange(lo, hi, step)
+        base = lefts_all[ys]
+        # A little sideways search: the mask's edges may be off by a pixel or two.
+        shifts = np.array([-jig, 0, jig]) if jig else np.array([0])
+        yy = np.repeat(ys, len(shifts))
+        ll = (base[:, None] + shifts[None, :]).ravel()
+        sims = (descriptors(m, yy, ll, True) @ tpl.coarse.T).max(axis=1).reshape(len(ys), -1)
+        k = sims.argmax(axis=1)
+        prof = sims[np.arange(len(ys)), k]
+        lefts = base + shifts[k]
+        chosen: list[int] = []
+
+        def free(i: int) -> bool:
+            return all(abs(int(ys[i]) - int(ys[j])) >= min_step for j in chosen)
+
+        # Local maxima (over +-2 samples) above the bar, strongest first.
+        padded = np.pad(prof, 2, constant_values=-9.0)
+        neigh = np.max(np.stack([padded[k:k + len(prof)] for k in range(5)]), axis=0)
+        peaks = np.flatnonzero((prof >= neigh) & (prof >= s.peak_min))
+        for i in peaks[np.argsort(-prof[peaks])]:
+            if free(int(i)):
+                chosen.append(int(i))
+        # Where the mask shows a card beginning, a card begins: keep the best top there.
+        first = np.abs(ys - a) <= s.px(s.top_search_mm)
+        if first.any() and not any(ys[j] <= a + s.px(s.top_search_mm) for j in chosen):
+            i = int(np.argmax(np.where(first, prof, -9)))
+            if prof[i] >= s.force_min and free(i):
+                chosen.append(i)
+        if reliable_end and b - a > card_h:
+            # The last card shows whole: its top is one card height above the run's end.
+            want = b - card_h
+            win = np.abs(ys - want) <= slack
+            if win.any() and not any(abs(int(ys[j]) - want) <= slack for j in chosen):
+                i = int(np.argmax(np.where(win, prof, -9)))
+                if prof[i] >= s.force_min and free(i):
+                    chosen.append(i)
+        for j in sorted(chosen, key=lambda j: ys[j]):
+            tops.append((int(ys[j]), int(lefts[j])))
+    return tops
+
+
+def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
+    """Name the card whose top-left corner is near (top, left), trying small offsets."""
+    s = m.s
+    r = s.px(s.refine_mm)
+    offs = np.arange(-r, r + 1)
+    dy, dx = np.meshgrid(offs, offs, indexing="ij")
+    tops = top + dy.ravel()
+    lefts = left + dx.ravel()
+    sims = descriptors(m, tops, lefts, False) @ tpl.fine.T
+    k = int(np.argmax(sims.max(axis=1)))
+    shape = sims[k]
+    h = hue(m, int(tops[k]), int(lefts[k]))
+    dist = np.linalg.norm(tpl.hues - h[None, :], axis=1)
+    score = shape - s.colour_weight * dist
+    order = np.argsort(-score)[:5]
+    cands = tuple((tpl.cards[i], float(score[i])) for i in order)
+    return CardRead(cands, float(tops[k]) / s.px_per_mm,
+                    (float(lefts[k]) + s.px(geometry.CARD_W) / 2) / s.px_per_mm)
+
+
+def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
+               table: np.ndarray | None = None, limit_mm: float | None = None
+               ) -> list[CardRead]:
+    """Every card of the column in an upright reflectance strip, nearest the line first."""
+    s = ReadingSettings.load()
+    m = Maps.of(refl, s)
+    tab = table_colour(refl, s) if table is None else table
+    mask = card_mask(refl, tab, s)
+    return [identify(m, t, l, tpl) for t, l in find_tops(m, mask, tpl, reliable_end, limit_mm)]
+
+
+__all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
+           "card_mask", "descriptors", "find_tops", "hue", "identify", "ink", "read_strip",
+           "reflectance", "table_colour"]
