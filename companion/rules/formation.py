@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from types import MappingProxyType
 
-from .cards import BY_CODE, CATEGORIES, CATEGORY_RANK, COLOURS, TROOPS, Card, Naming, category_name
+from .cards import (BY_CODE, CATEGORIES, CATEGORY_RANK, COLOURS, TROOPS, Card, Naming,
+                    category_name, colour_name)
 from .errors import PositionError
 
 FOG_CATEGORY = "sum"
@@ -36,7 +37,6 @@ WILD_VALUES: dict[Card, int] = {
     BY_CODE["CAVALRY"]: 1 << 8,
     BY_CODE["SHIELD"]: 0b1110,
 }
-_WILD_BEST = {card: mask.bit_length() - 1 for card, mask in WILD_VALUES.items()}
 
 # Values in a mask, highest first, for every mask of values 1-10 (2048 entries, built once).
 _DESC: tuple[tuple[int, ...], ...] = tuple(
@@ -101,11 +101,15 @@ class Formation:
         return {"category": self.category, "sum": self.sum, "cards": self.codes()}
 
     def describe(self, naming: Naming = "gmt-en", lang: str = "en") -> str:
-        """`Wedge 8-9-10 (27)`; under Fog `sum 27` (`somme 27`)."""
+        """`Wedge blue 8-9-10 (27)`; under Fog `sum 27` (`somme 27`)."""
         if self.category == FOG_CATEGORY:
             return f"{'somme' if lang == 'fr' else 'sum'} {self.sum}"
-        values = sorted(c.value or 0 for c in self.troops())
-        return f"{category_name(self.category, naming)} {'-'.join(map(str, values))} ({self.sum})"
+        troops = self.troops()
+        values = "-".join(str(v) for v in sorted(c.value or 0 for c in troops))
+        name = category_name(self.category, naming)
+        if self.category in ("wedge", "battalion"):  # one colour: say which
+            name += " " + colour_name(troops[0].code[0], naming)
+        return f"{name} {values} ({self.sum})"
 
     def __str__(self) -> str:
         return f"{self.category} {self.sum} [{' '.join(self.codes())}]"
@@ -435,10 +439,5 @@ def best_battalion(cards: Sequence[Card], pool: Pool, colour: str, mud: bool = F
     return None if found is None else _formation(cards, wilds, found)
 
 
-def category_key(category: str) -> int:
-    """Rank of a category name of contract 1 (`sum` is 0)."""
-    return RANKS[category]
-
-
-__all__ = ["CATEGORIES", "FOG_CATEGORY", "Formation", "Pool", "best_completion",
-           "best_formation", "category_key"]
+__all__ = ["CATEGORIES", "FOG_CATEGORY", "RANKS", "WILD_VALUES", "Formation", "Pool",
+           "best_battalion", "best_completion", "best_formation"]
