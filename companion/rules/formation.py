@@ -146,6 +146,18 @@ class Pool:
         return cls(tuple(by_colour), tuple(by_value), n)
 
 
+    def without(self, cards: Iterable[CV]) -> Pool:
+        by_colour = list(self.by_colour)
+        by_value = list(self.by_value)
+        n = self.count
+        for c, v in cards:
+            if by_colour[c] >> v & 1:
+                by_colour[c] &= ~(1 << v)
+                by_value[v] &= ~(1 << c)
+                n -= 1
+        return Pool(tuple(by_colour), tuple(by_value), n)
+
+
 EMPTY_POOL = Pool((0,) * 6, (0,) * 11, 0)
 
 
@@ -426,6 +438,8 @@ def best_completion(cards: Sequence[Card], pool: Pool | Iterable[Card], fog: boo
     troops, wilds = _split(cards, where)
     if not isinstance(pool, Pool):
         pool = Pool.of(c for c in pool if c not in cards)
+    elif any(pool.by_colour[c] >> v & 1 for c, v in troops):
+        pool = pool.without(troops)  # a card on the side cannot be added to it again
     found = _search(troops, [WILD_VALUES[w] for w in wilds], size - len(cards), pool, size, fog)
     return None if found is None else _formation(cards, wilds, found)
 

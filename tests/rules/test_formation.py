@@ -151,3 +151,12 @@ def test_completion_respects_the_pool() -> None:
     assert f is not None and f.category == "battalion" and f.added == (BY_CODE["B6"],)
     assert best_completion(side, []) is None                    # D10: nothing left to add
     assert best_completion(cards("R1 R2 R3"), []) is not None   # already complete
+
+
+def test_a_pool_holding_the_sides_own_cards_is_cleaned() -> None:
+    side = cards("R8 G8")
+    for pool in (Pool.of(TROOPS), TROOPS):
+        f = best_completion(side, pool)
+        assert f is not None and f.key == (4, 24) and len(set(f.troops())) == 3
+    f = best_completion(cards("R8 G8"), Pool.of(cards("R8 G8 B8")))
+    assert f is not None and f.troops() == tuple(cards("R8 G8 B8"))
