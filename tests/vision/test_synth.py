@@ -16,6 +16,7 @@ from companion.vision.observation import Observation
 from companion.vision.synth import (
     Degrade, FlagScene, Hand, Scene, SynthError, card_face, placements, printing_a,
     printing_b, random_printing, render, render_lores, write_deck_images)
+from companion.vision.synth.dataset import random_scene, write_dataset
 from companion.vision.synth.faces import FACE_PX_PER_MM
 
 
@@ -51,7 +52,7 @@ def test_observation_matches_the_scene() -> None:
 
 
 def test_hand_marks_the_flags_it_covers() -> None:
-    scene = busy_scene(hand=Hand("south", x_mm=0.0, y_mm=60.0, width_mm=80.0))
+    scene = busy_scene(hand=Hand("south", x_mm=10.0, y_mm=60.0, width_mm=80.0))
     assert scene.observation().obstructed == (5,)
     wide = busy_scene(hand=Hand("north", x_mm=-360.0, y_mm=-20.0, angle_deg=25, width_mm=120))
     assert 1 in wide.observation().obstructed
@@ -217,3 +218,61 @@ def test_example_frames(artifacts_dir: Path) -> None:
         assert cv2.imwrite(str(artifacts_dir / f"synth-frame-{printing.name}.png"), frame)
     lores = render_lores(scene, printing_a(), 0)
     assert cv2.imwrite(str(artifacts_dir / "synth-lores.png"), lores)
+
+
+def test_top_band_shows_the_troop_colour() -> None:
+    # Under an echelon only the top band shows: it must carry the card's own colour.
+    for printing in (printing_a(), printing_b(), random_printing(4), random_printing(9)):
+        for card in ("R3", "O10", "Y1", "G7", "B5", "P8"):
+            face = card_face(printing, card, 4.0)
+            band = face[: int(printing.band_mm * 4.0)].reshape(-1, 3).astype(int)
+            target = np.array(printing.colour(card[0]))
+            share = (np.abs(band - target).max(axis=1) < 12).mean()
+            assert share > 0.15, (printing.name, card, share)
+
+
+def test_random_printings_are_new_art() -> None:
+    seen = {random_printing(seed) for seed in range(30)}
+    assert len(seen) == 30
+    assert {p.layout for p in seen} == {"corner", "band", "ribbon"}
+    assert {p.body for p in seen} == {"emblem", "pips", "stripes"}
+    assert len({p.font for p in seen}) >= 3
+
+
+# -- random tables and labelled frames -----------------------------------------------------
+def test_random_scenes_are_plausible() -> None:
+    rng = np.random.default_rng(8)
+    claimed = 0
+    for _ in range(200):
+        scene = random_scene(rng)
+        for f in scene.flags:
+            mud = any(c.code == "MUD" for c in f.north + f.south)
+            for side in (f.north, f.south):
+                assert sum(c.occupies_slot for c in side) <= (4 if mud else 3)
+            claimed += f.tile in ("north", "south")
+        for card in scene.offline_north + scene.offline_south:
+            assert card.family in ("troop", "guile")
+    assert claimed > 50
+
+
+def test_write_dataset_labels_every_frame(tmp_path: Path) -> None:
+    items = write_dataset(tmp_path, 3, seed=4, hands=1.0)
+    assert [i.name for i in items] == ["frame-0000", "frame-0001", "frame-0002"]
+    for item in items:
+        frame = cv2.imread(str(tmp_path / f"{item.name}.png"))
+        assert frame.shape == (FRAME_H, FRAME_W, 3)
+        label = Observation.loads((tmp_path / f"{item.name}.json").read_text())
+        assert label.obstructed                      # every frame has an arm over the table
+    # The same seed writes the same set.
+    again = write_dataset(tmp_path / "again", 3, seed=4, hands=1.0)
+    assert again == items
+    assert np.array_equal(cv2.imread(str(tmp_path / "again" / "frame-0001.png")),
+                          cv2.imread(str(tmp_path / "frame-0001.png")))
+
+
+def test_command_line_tool(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.vision.synth.__main__ import main
+    assert main(["deck", str(tmp_path / "deck"), "--printing", "random-5"]) == 0
+    assert len(list((tmp_path / "deck").glob("*.png"))) == 70
+    assert main(["deck", str(tmp_path / "x"), "--printing", "glossy"]) == 2
+    assert "glossy" in capsys.readouterr().err

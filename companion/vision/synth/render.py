@@ -290,18 +290,19 @@ def _skin(rng: np.random.Generator) -> np.ndarray:
     return tones[int(rng.integers(len(tones)))] * rng.uniform(0.9, 1.08)
 
 
-def _draw_hand(img: np.ndarray, hand: Hand, s: float, rng: np.random.Generator) -> None:
-    """An arm with rounded shading and a soft shadow on the table below it."""
+def _draw_hand(img: np.ndarray, parts_px: list[np.ndarray], width_px: float,
+               rng: np.random.Generator) -> None:
+    """An arm (its convex pieces in image px) with rounded shading and a soft shadow below.
+
+    Shaded at a quarter of the resolution, only in the box around the arm and its shadow.
+    """
     H, W = img.shape[:2]
-    q = 4                                              # shade at a quarter resolution
-    poly = hand.outline_mm(edge_y=H / s)
-    px = np.empty_like(poly)
-    px[:, 0] = (W / 2 + poly[:, 0] * s) / q
-    px[:, 1] = (H / 2 + poly[:, 1] * s) / q
-    off = int(round(18 * s / q))                       # the shadow falls down and right
-    sigma = 6 * s / q + 1
+    q = 4
+    pieces = [p.astype(np.float32) / q for p in parts_px]
+    px = np.concatenate(pieces)
+    off = max(1, int(round(width_px * 0.2 / q)))       # the shadow falls down and right
+    sigma = width_px * 0.07 / q + 1
     grow = off + int(3 * sigma) + 2
-    # Only the box around the arm and its shadow, clipped to the image, is worked on.
     sx0 = max(0, int(px[:, 0].min()) - grow)
     sy0 = max(0, int(px[:, 1].min()) - grow)
     sx1 = min(W // q + 1, int(px[:, 0].max()) + grow + 1)
@@ -310,38 +311,35 @@ def _draw_hand(img: np.ndarray, hand: Hand, s: float, rng: np.random.Generator) 
         return
     sw, sh = sx1 - sx0, sy1 - sy0
     mask = np.zeros((sh, sw), np.uint8)
-    pts = np.round((px - (sx0, sy0)) * 16).astype(np.int32)
-    cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA, 4)
+    for piece in pieces:
+        pts = np.round((piece - (sx0, sy0)) * 16).astype(np.int32)
+        cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA, 4)
     if not mask.any():
         return
     dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
-    radius = hand.width_mm * s / q / 2
+    radius = width_px / q / 2
     shade = 0.62 + 0.45 * np.sqrt(np.clip(dist / max(radius, 1.0), 0, 1))
-    # The arm is lit from one side: a soft gradient across it.
+    # Lit from one side: a soft gradient across the arm.
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
     a = float(rng.uniform(0, 2 * np.pi))
     shade *= 1.0 + 0.08 * (np.cos(a) * xx + np.sin(a) * yy) / max(sw, sh)
     alpha = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 0.8)
     shifted = np.zeros_like(alpha)
     shifted[off:, off:] = alpha[:sh - off, :sw - off]
-    shadow = cv2.GaussianBlur(shifted, (0, 0), sigma)
-    skin = _skin(rng)
+    dark = 0.45 * cv2.GaussianBlur(shifted, (0, 0), sigma)
+    arm = np.clip(shade[:, :, None] * _skin(rng)[None, None, :], 0, 255).astype(np.uint8)
     y0, x0 = sy0 * q, sx0 * q
     y1, x1 = min(H, sy1 * q), min(W, sx1 * q)
     if y0 >= y1 or x0 >= x1:
         return
-
-    def up(v: np.ndarray) -> np.ndarray:
-        return cv2.resize(v.astype(np.float32), (sw * q, sh * q),
-                          interpolation=cv2.INTER_LINEAR)[:y1 - y0, :x1 - x0]
-
-    alpha_f, shade_f, shadow_f = up(alpha), up(shade), up(shadow)
+    full = (sw * q, sh * q)
+    cut = (slice(0, y1 - y0), slice(0, x1 - x0))
+    arm_f = cv2.resize(arm, full, interpolation=cv2.INTER_LINEAR)[cut]
+    alpha_f = np.clip(cv2.resize(alpha, full, interpolation=cv2.INTER_LINEAR)[cut], 0, 1)
+    dark_f = np.clip(cv2.resize(dark, full, interpolation=cv2.INTER_LINEAR)[cut], 0, 1)
     roi = img[y0:y1, x0:x1]
-    dark = np.clip(0.45 * shadow_f, 0, 1)
-    roi[...] = cv2.blendLinear(roi, np.zeros_like(roi), 1.0 - dark, dark)
-    arm = np.clip(shade_f[:, :, None] * skin[None, None, :], 0, 255).astype(np.uint8)
-    a3 = np.clip(alpha_f, 0, 1)
-    roi[...] = cv2.blendLinear(arm, roi, a3, 1.0 - a3)
+    roi[...] = cv2.blendLinear(roi, np.zeros_like(roi), 1.0 - dark_f, dark_f)
+    roi[...] = cv2.blendLinear(np.ascontiguousarray(arm_f), roi, alpha_f, 1.0 - alpha_f)
 
 
 @functools.lru_cache(maxsize=3)
@@ -467,19 +465,23 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
     k = w / FRAME_W                                   # degradations scale with the frame
     mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
     canvas = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h)
-    hands = [hand for hand in (scene.hand, d.hand) if hand is not None]
-    if hands:
-        canvas = canvas.copy()             # the cached table stays clean
-        for hand in hands:
-            _draw_hand(canvas, hand, s, rng)
-
     hm = _homography(d, w, h, s)
     if hm is None:
-        frame = canvas[my:my + h, mx:mx + w]
+        frame = np.ascontiguousarray(canvas[my:my + h, mx:mx + w])
     else:
         shift = np.array([[1.0, 0, -mx], [0, 1.0, -my], [0, 0, 1.0]])
         frame = cv2.warpPerspective(canvas, hm @ shift, (w, h), flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
+    # Arms are above the table: drawn on the camera image, where the table's warp puts them.
+    for hand in (scene.hand, d.hand):
+        if hand is not None:
+            parts = []
+            for part in hand.parts_mm(edge_y=(h / 2 + my) / s + hand.width_mm):
+                pts = np.column_stack([w / 2 + part[:, 0] * s, h / 2 + part[:, 1] * s])
+                if hm is not None:
+                    pts = cv2.perspectiveTransform(pts[None].astype(np.float64), hm)[0]
+                parts.append(pts)
+            _draw_hand(frame, parts, hand.width_mm * s * d.scale, rng)
     frame = _light(np.ascontiguousarray(frame), d, rng)
     if d.blur * k >= 0.1:
         frame = cv2.GaussianBlur(frame, (0, 0), d.blur * k)

@@ -71,24 +71,58 @@ class Hand:
         if abs(self.angle_deg) > 60:
             raise SynthError(f"hand angle {self.angle_deg} deg is not within +-60 deg")
 
-    def outline_mm(self, edge_y: float = 400.0) -> np.ndarray:
-        """The arm and hand as a convex polygon in table mm (float32, N x 2).
+    def parts_mm(self, edge_y: float = 400.0) -> list[np.ndarray]:
+        """The arm as convex pieces in table mm (float32, N x 2 each): forearm, palm, fingers.
 
-        The forearm runs from beyond the player's edge of the table (`edge_y` mm from the line)
-        to the fingertips, which end in a rounded palm a little wider than the wrist.
+        A right hand, palm down: the middle fingertip at (x_mm, y_mm), the forearm running to
+        beyond the player's edge of the table (`edge_y` mm from the line).
         """
         sign = -1.0 if self.side == "north" else 1.0
         a = np.deg2rad(self.angle_deg)
         d = np.array([np.sin(a), sign * np.cos(a)])             # from the fingertips to the body
         n = np.array([d[1], -d[0]])
         tip = np.array([self.x_mm, self.y_mm])
-        length = max(0.0, (sign * edge_y - self.y_mm) / d[1])
-        w = self.width_mm / 2
-        palm = tip + d * w * 1.1
-        pts = [palm + w * 1.05 * (np.cos(t) * n - np.sin(t) * d)
-               for t in np.linspace(0, np.pi, 9)]               # fingertip end, rounded
-        pts += [tip + d * length - n * w, tip + d * length + n * w]
-        return np.array(pts, np.float32)
+        w = self.width_mm
+        finger = 0.72 * w
+        front = tip + d * finger                                # knuckles
+        back = front + d * 0.85 * w                             # wrist
+        length = max(0.0, (sign * edge_y - back[1]) / d[1])
+
+        def capsule(base: np.ndarray, direction: np.ndarray, long: float, wide: float
+                    ) -> np.ndarray:
+            across = np.array([direction[1], -direction[0]])
+            end = base + direction * (long - wide / 2)
+            pts = [base + across * wide / 2]
+            pts += [end + wide / 2 * (np.cos(t) * across + np.sin(t) * direction)
+                    for t in np.linspace(0, np.pi, 7)]
+            pts.append(base - across * wide / 2)
+            return np.array(pts, np.float32)
+
+        def turn(v: np.ndarray, deg: float) -> np.ndarray:
+            c, s = np.cos(np.deg2rad(deg)), np.sin(np.deg2rad(deg))
+            return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
+
+        palm = np.array([front + n * 0.46 * w, front + n * 0.5 * w - d * 0.05 * w,
+                         front - n * 0.5 * w - d * 0.05 * w, front - n * 0.46 * w,
+                         back - n * 0.42 * w, back + n * 0.42 * w], np.float32)
+        arm = np.array([back + n * 0.42 * w, back - n * 0.42 * w,
+                        back + d * length - n * 0.48 * w, back + d * length + n * 0.48 * w],
+                       np.float32)
+        parts = [arm, palm]
+        for off, long, spread in ((0.34, 0.78, 7.0), (0.11, 1.0, 2.0), (-0.12, 0.95, -2.0),
+                                  (-0.34, 0.72, -7.0)):
+            parts.append(capsule(front + n * off * w + d * 0.1 * w, turn(-d, spread),
+                                 long * finger + 0.1 * w, 0.21 * w))
+        # The thumb, on the hand's left as its player sees it, pointing out and forward.
+        parts.append(capsule(front - n * 0.42 * w + d * 0.55 * w, -d * np.cos(0.7) - n * np.sin(0.7),
+                             0.62 * finger, 0.25 * w))
+        return parts
+
+    def outline_mm(self, edge_y: float = 400.0) -> np.ndarray:
+        """The convex hull of the arm in table mm (float32, N x 2): what it may hide."""
+        import cv2   # only here: the rest of the scene is plain data
+        pts = np.concatenate(self.parts_mm(edge_y))
+        return cv2.convexHull(pts).reshape(-1, 2).astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +212,7 @@ class Scene:
         if self.hand is None:
             return ()
         import cv2   # only here: the rest of the scene is plain data
-        hull = cv2.convexHull(self.hand.outline_mm())
+        hull = self.hand.outline_mm()
         out = []
         for n in range(1, FLAG_COUNT + 1):
             cx = (n - 5) * FLAG_PITCH

@@ -1,0 +1,171 @@
+"""Random tables and labelled frame sets for testing and measuring the camera pipeline.
+
+`random_scene(rng)` lays out a plausible mid-game table (no card twice, at most three cards a
+side, four under Mud, claimed flags moved aside, guile cards and discards off the line).
+`write_dataset` renders a seeded set of frames, each `NAME.png` beside its ground truth
+`NAME.json` (contract 2 observation), for an evaluation over a folder of labelled frames.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.rules.cards import TACTICS, TROOPS, Card
+from companion.rules.position import FLAG_COUNT, SIDES, Side
+from companion.vision.geometry import FLAG_PITCH
+from companion.vision.synth.errors import SynthError
+from companion.vision.synth.faces import PRINTINGS, Printing, random_printing
+from companion.vision.synth.render import Degrade, render
+from companion.vision.synth.scene import FlagScene, Hand, Scene
+
+_MORALE = tuple(c for c in TACTICS if c.family == "morale")
+_GUILE = tuple(c for c in TACTICS if c.family == "guile")
+
+
+def random_scene(rng: np.random.Generator, fill: float | None = None,
+                 hand: bool = False, table_seed: int | None = None) -> Scene:
+    """A plausible table: `fill` (0-1) is how far the game has gone; drawn from `rng`."""
+    fill = float(rng.uniform(0.1, 1.0)) if fill is None else fill
+    if not 0.0 <= fill <= 1.0:
+        raise SynthError(f"table fill {fill!r} is not within 0-1")
+    troops = list(rng.permutation(len(TROOPS)))
+    morale = [c for c in _MORALE if rng.random() < 0.25 * fill]
+    env = {c: int(rng.integers(1, FLAG_COUNT + 1)) for c in TACTICS
+           if c.family == "environment" and rng.random() < 0.3 * fill}
+    flags = []
+    for n in range(1, FLAG_COUNT + 1):
+        here_env = [c for c, f in env.items() if f == n]
+        size = 4 if any(c.code == "MUD" for c in here_env) else 3
+        sides: dict[Side, list[Card]] = {}
+        for side in SIDES:
+            k = int(rng.binomial(size, fill))
+            cards: list[Card] = []
+            for _ in range(k):
+                if morale and rng.random() < 0.12:
+                    cards.append(morale.pop())
+                elif troops:
+                    cards.append(TROOPS[int(troops.pop())])
+            sides[side] = cards
+        # Each environment card lies in the column of the player who laid it, where it was laid.
+        for card in here_env:
+            side = SIDES[int(rng.integers(2))]
+            at = int(rng.integers(len(sides[side]) + 1))
+            sides[side].insert(at, card)
+        full = all(sum(c.occupies_slot for c in sides[s]) >= size for s in SIDES)
+        tile = "line"
+        if full and rng.random() < 0.6:
+            tile = SIDES[int(rng.integers(2))]
+        elif rng.random() < 0.02:
+            tile = "missing"
+        flags.append(FlagScene(n, tile, tuple(sides["north"]), tuple(sides["south"])))  # type: ignore[arg-type]
+    offline: dict[Side, list[Card]] = {"north": [], "south": []}
+    for card in _GUILE:
+        if rng.random() < 0.35 * fill:
+            offline[SIDES[int(rng.integers(2))]].append(card)
+    for side in SIDES:
+        for _ in range(int(rng.binomial(3, 0.3 * fill))):
+            if troops:
+                offline[side].append(TROOPS[int(troops.pop())])
+        order = rng.permutation(len(offline[side]))
+        offline[side] = [offline[side][int(i)] for i in order]
+    arm = None
+    if hand:
+        side = SIDES[int(rng.integers(2))]
+        sign = -1.0 if side == "north" else 1.0
+        arm = Hand(side, float((rng.integers(1, 10) - 5) * FLAG_PITCH + rng.uniform(-30, 30)),
+                   float(sign * rng.uniform(20, 180)), float(rng.uniform(-25, 25)),
+                   float(rng.uniform(70, 100)))
+    return Scene(tuple(flags), tuple(offline["north"]), tuple(offline["south"]), arm, table_seed)
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetItem:
+    name: str
+    printing: str
+    seed: int
+    degrade: Degrade
+
+
+def write_dataset(directory: Path | str, count: int, seed: int = 0,
+                  printings: tuple[Printing, ...] | None = None, degrade: bool = True,
+                  hands: float = 0.0) -> list[DatasetItem]:
+    """Render `count` labelled frames into `directory`: `frame-NNNN.png` + `frame-NNNN.json`.
+
+    Printings cycle through `printings` (default: the named ones and two invented ones);
+    `degrade` draws a random mix of faults per frame; `hands` is the share of frames with an
+    arm over the table (listed as `obstructed` in the label).
+    """
+    if count < 1:
+        raise SynthError(f"a dataset needs at least one frame, not {count}")
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    if printings is None:
+        printings = (*PRINTINGS.values(), random_printing(seed + 1), random_printing(seed + 2))
+    rng = np.random.default_rng([seed, 0xDA7A])
+    items = []
+    for i in range(count):
+        printing = printings[i % len(printings)]
+        scene = random_scene(rng, hand=bool(rng.random() < hands))
+        deg = Degrade.random(rng, hand=False) if degrade else Degrade.none()
+        frame_seed = int(rng.integers(1 << 31))
+        name = f"frame-{i:04d}"
+        frame = render(scene, printing, frame_seed, deg)
+        if not cv2.imwrite(str(directory / f"{name}.png"), frame):
+            raise SynthError(f"could not write {directory / name}.png")
+        label = scene.observation().to_json()
+        label["synth"] = {"printing": printing.name, "seed": frame_seed,
+                          "degrade": _degrade_json(deg)}
+        (directory / f"{name}.json").write_text(json.dumps(label, indent=1))
+        items.append(DatasetItem(name, printing.name, frame_seed, deg))
+    return items
+
+
+def _degrade_json(d: Degrade) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for name in Degrade.__slots__:  # type: ignore[attr-defined]
+        value = getattr(d, name)
+        if isinstance(value, Hand):
+            value = {"side": value.side, "x_mm": value.x_mm, "y_mm": value.y_mm}
+        out[name] = value
+    return out
+
+
+def bench(frames: int = 20, seed: int = 0) -> dict[str, float]:
+    """Milliseconds per frame (median) for the usual kinds of render."""
+    rng = np.random.default_rng(seed)
+    scenes = [random_scene(rng, fill=0.8) for _ in range(frames)]
+    printing = PRINTINGS["classic"]
+    render(scenes[0], printing, 0, Degrade(noise=1.0))      # warm the face and noise caches
+
+    def median_ms(fn) -> float:  # noqa: ANN001
+        times = []
+        for i in range(frames):
+            t = time.perf_counter()
+            fn(i)
+            times.append(time.perf_counter() - t)
+        return float(np.median(times) * 1000)
+
+    fixed = [Scene(s.flags, s.offline_north, s.offline_south, None, 7) for s in scenes]
+    everything = Degrade(tilt_deg=8, tilt_dir_deg=30, rotate_deg=2, scale=0.97, light=0.3,
+                         vignette=0.3, cast=(1.1, 1.0, 0.9), glare=0.6, blur=1.2, noise=4,
+                         jpeg=80, hand=Hand("south", 90.0, 60.0, 10.0))
+    mixes = [Degrade.random(np.random.default_rng([seed, i])) for i in range(frames)]
+    from companion.vision.synth.render import render_lores
+    return {
+        "new table, no faults": median_ms(lambda i: render(scenes[i], printing, i)),
+        "new table, random faults": median_ms(lambda i: render(scenes[i], printing, i, mixes[i])),
+        "new table, every fault": median_ms(lambda i: render(scenes[i], printing, i, everything)),
+        "fixed table, every fault": median_ms(lambda i: render(fixed[i], printing, i, everything)),
+        "same scene again, every fault": median_ms(
+            lambda i: render(fixed[0], printing, i, everything)),
+        "low-res stream": median_ms(lambda i: render_lores(scenes[i], printing, i)),
+    }
+
+
+__all__ = ["DatasetItem", "bench", "random_scene", "write_dataset"]
