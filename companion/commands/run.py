@@ -1,5 +1,121 @@
-"""Sub-command module (see companion/cli.py)."""
+"""`companion run`: the appliance (contract 3): camera, touchscreen, LEDs and buttons.
+
+On the Pi it reads the Pi camera and drives the real LEDs; elsewhere `--source` names a video
+file, a folder of frames or a USB camera index, and the LEDs fall back to mock pins (with a
+warning), so anyone can try the referee on a laptop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+from companion.errors import CompanionError
 
 
-def register(sub):  # noqa: ANN001, ANN201
-    pass
+class RunError(CompanionError, ValueError):
+    """A bad `companion run` option (a screen size that is not WxH, a missing deck)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "run", help="the appliance: camera, touchscreen referee, LEDs",
+        description="Start the touchscreen referee. Without --source it reads the Pi camera; "
+                    "with --source it reads a video file, a folder of frames or a USB camera "
+                    "index, and drives mock LEDs when there is no GPIO.")
+    p.add_argument("--source", default=None, metavar="VIDEO|FOLDER|INDEX",
+                   help="where frames come from (default: the Pi camera)")
+    p.add_argument("--deck", type=Path, default=None, metavar="FILE",
+                   help="the enrolled deck (default: deck.npz in the data directory)")
+    p.add_argument("--db", type=Path, default=None, metavar="FILE",
+                   help="match database (default: matches.sqlite in the data directory)")
+    p.add_argument("--size", default=None, metavar="WxH",
+                   help="window size, e.g. 800x480 (default: full screen)")
+    p.add_argument("--pins", type=Path, default=None, metavar="FILE",
+                   help="pin map (default: pinmap.yaml in the data directory, else the packaged one)")
+    p.add_argument("--gpio", choices=("auto", "real", "mock"), default="auto",
+                   help="pin factory: real pins, mock pins, or real when present (default)")
+    p.add_argument("--fps", type=float, default=8.0,
+                   help="frames per second read from a recorded source (default 8)")
+    p.set_defaults(handler=_run)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d{3,4})\s*[xX×]\s*(\d{3,4})\s*", text)
+    if not m:
+        raise RunError(f"--size {text!r}: give the window size as WIDTHxHEIGHT, e.g. 800x480")
+    return int(m.group(1)), int(m.group(2))
+
+
+def configure_kivy(size: tuple[int, int] | None) -> None:
+    """Window options; must run before Kivy's window module is imported."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kivy.config import Config
+
+    if size is not None:
+        Config.set("graphics", "width", str(size[0]))
+        Config.set("graphics", "height", str(size[1]))
+        Config.set("graphics", "resizable", "0")
+    else:
+        Config.set("graphics", "fullscreen", "auto")
+    # No red multitouch-emulation dots on a real touchscreen.
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+
+
+def _run(args: argparse.Namespace) -> int:
+    size = parse_size(args.size) if args.size else None
+    from companion.paths import data_dir
+
+    deck_path = args.deck if args.deck is not None else data_dir() / "deck.npz"
+    if not deck_path.exists():
+        raise RunError(f"no enrolled deck at {deck_path}: enrol one with `companion deck "
+                       "enrol DIR --out FILE` and pass it with --deck (calibration/README.md)")
+    configure_kivy(size)
+
+    from companion.hw.buttons import PlayerButtons
+    from companion.hw.leds import FlagLeds
+    from companion.hw.pins import load_pin_map, make_pin_factory
+    from companion.hw.sdnotify import SdNotify
+    from companion.record.store import MatchStore
+    from companion.ui.app import CompanionApp
+    from companion.ui.prefs import Prefs
+    from companion.vision.capture import open_source
+    from companion.vision.deck import Deck
+    from companion.vision.pipeline import TableReader
+
+    pin_map = load_pin_map(args.pins)
+    reader = TableReader(Deck.load(deck_path))
+    live = args.source is None or str(args.source).isdigit()
+    with open_source(args.source) as source, MatchStore(args.db) as store, \
+            SdNotify() as notifier:
+        factory = make_pin_factory(args.gpio)
+        with FlagLeds(pin_map, pin_factory=factory) as leds:
+            app = CompanionApp(
+                make_referee=lambda prefs: make_referee(prefs, store),
+                inputs={"source": source, "reader": reader, "live": live,
+                        "pace": not live, "frame_interval": 1.0 / max(0.5, args.fps)},
+                leds=leds, notifier=notifier, store=store, prefs=Prefs.load(),
+                deck_path=deck_path,
+                buttons_factory=lambda on_press: PlayerButtons(pin_map, on_press,
+                                                               pin_factory=factory))
+            try:
+                app.run()
+            finally:
+                app.close()
+    return 0
+
+
+def make_referee(prefs: object, store: object = None) -> object:
+    """A referee for a new match with the players' preferences (names go in the header)."""
+    from companion.referee.referee import Referee
+    from companion.referee.settings import RefereeSettings
+    from companion.rules.state import Settings
+
+    settings = RefereeSettings(rounds=prefs.rounds,  # type: ignore[attr-defined]
+                               game=Settings(claim_timing=prefs.timing,  # type: ignore[attr-defined]
+                                             naming=prefs.naming))  # type: ignore[attr-defined]
+    return Referee(settings, store=store,  # type: ignore[arg-type]
+                   header_extra={"north_name": prefs.north_name,  # type: ignore[attr-defined]
+                                 "south_name": prefs.south_name})  # type: ignore[attr-defined]

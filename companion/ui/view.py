@@ -70,6 +70,9 @@ class TableView:
     actions: tuple[str, ...] = ()              # committed actions, in notation, oldest first
     verdicts: tuple[Verdict, ...] = ()         # all 18 pairs when the referee gave them
     in_game: bool = True
+    mode: str = "playing"                      # the referee's: playing, holding, round-over, ...
+    waiting: str | None = None                 # what a guile card still expects
+    version: int = 0
 
     def flag(self, number: int) -> FlagView:
         return self.flags[number - 1]
@@ -90,3 +93,76 @@ class TableView:
 
 IDLE = TableView(in_game=False)
 """Between games: nothing on the table, nothing lit."""
+
+
+def _violation_flag(violation: Any) -> int | None:
+    """The flag a violation is at: its refused claim's, or its attempted action's."""
+    verdict = getattr(violation, "verdict", None)
+    if verdict is not None:
+        return int(verdict.flag)
+    action = getattr(violation, "action", None)
+    for name in ("flag", "to_flag", "from_flag"):
+        value = getattr(action, name, None)
+        if isinstance(value, int):
+            return value
+    return None
+
+
+def table_view(state: Any) -> TableView:
+    """The view of a referee's `RefereeState` (companion.referee.referee)."""
+    from companion.referee.view import parse_where  # the referee's own reading of `where`
+
+    position = state.position
+    game = state.game
+    flags = []
+    for n in range(1, FLAG_COUNT + 1):
+        fp = position.flag(n)
+        north_ok = state.claimability.get((n, "north"))
+        south_ok = state.claimability.get((n, "south"))
+        flags.append(FlagView(
+            number=n, north=tuple(fp.north), south=tuple(fp.south), env=tuple(fp.env),
+            claimed=fp.claimed,
+            can_claim=(bool(north_ok and north_ok.valid) and fp.claimed is None,
+                       bool(south_ok and south_ok.valid) and fp.claimed is None)))
+    problems: list[Problem] = []
+    for v in state.violations:
+        problems.append(Problem("violation", v.message, flag=_violation_flag(v),
+                                side=getattr(getattr(v, "action", None), "player", None),
+                                source=v))
+    for d in state.doubts:
+        loc = parse_where(d.where)
+        problems.append(Problem(
+            "doubt", d.where, flag=loc.flag if loc is not None and loc.flag else None,
+            side=loc.side if loc is not None else None, index=d.index, best=d.best,
+            second=d.second, source=d))
+    verdicts = tuple(Verdict(v.flag, v.player, v.valid, v.reason, v)
+                     for v in state.claimability.values())
+    scores = state.scores
+    return TableView(
+        flags=tuple(flags), to_move=state.to_move,
+        tactics=(game.tactics_played("north"), game.tactics_played("south")),
+        offline=(tuple(game.offline("north")), tuple(game.offline("south"))),
+        winner=state.winner, scores=(int(scores.get("north", 0)), int(scores.get("south", 0))),
+        round=state.round, problems=tuple(problems),
+        actions=tuple(str(a) for a in state.actions), verdicts=verdicts,
+        in_game=True, mode=state.mode, waiting=state.waiting, version=state.version)
+
+
+def game_view(game: Any, actions: tuple[Any, ...] = ()) -> TableView:
+    """The view of a rules `GameState` alone (a replayed step of a recorded match)."""
+    from companion.rules.prover import claimable
+
+    position = game.position()
+    verdicts = claimable(position)
+    flags = []
+    for n in range(1, FLAG_COUNT + 1):
+        fp = position.flag(n)
+        flags.append(FlagView(n, tuple(fp.north), tuple(fp.south), tuple(fp.env), fp.claimed,
+                              (verdicts[(n, "north")].valid and fp.claimed is None,
+                               verdicts[(n, "south")].valid and fp.claimed is None)))
+    return TableView(
+        flags=tuple(flags), to_move=game.to_move,
+        tactics=(game.tactics_played("north"), game.tactics_played("south")),
+        offline=(tuple(game.offline("north")), tuple(game.offline("south"))),
+        winner=game.winner, actions=tuple(str(a) for a in actions),
+        verdicts=tuple(Verdict(v.flag, v.player, v.valid, v.reason, v) for v in verdicts.values()))

@@ -1,0 +1,386 @@
+"""The Kivy app of the appliance: screens, the worker session, LEDs, buttons, systemd pings.
+
+State lives in the app's Kivy properties (`view`, `lang`, `naming`, the names, ...); screens
+bind to them in kv and call the app's methods, which queue requests to the referee's worker
+thread.  Nothing here decides: every verdict, violation and doubt comes from the referee.
+A failsafe (as in pibooth): an error in a handler is logged and shown on the failsafe screen
+instead of killing the appliance.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.base import ExceptionHandler, ExceptionManager
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty,
+                             ObjectProperty, StringProperty)
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.errors import CompanionError
+from companion.rules.cards import Card
+from companion.rules.position import Side
+
+from .prefs import Prefs
+from .session import Preview, Session, Status
+from .strings import tr
+from .view import IDLE, Problem, TableView
+
+log = logging.getLogger(__name__)
+
+DEFAULT_NAMES = {"north": ("North", "Nord"), "south": ("South", "Sud")}
+SCREENS = ("table", "flag", "fix", "moves", "settings", "calibration", "enrol", "history",
+           "replay", "failsafe")
+
+
+class _Failsafe(ExceptionHandler):
+    def __init__(self, app: CompanionApp) -> None:
+        super().__init__()
+        self.app = app
+
+    def handle_exception(self, inst: BaseException) -> int:
+        if isinstance(inst, (KeyboardInterrupt, SystemExit)):
+            return ExceptionManager.RAISE
+        log.exception("a screen handler failed; showing the failsafe screen", exc_info=inst)
+        self.app.failures += 1
+        try:
+            self.app.show_failsafe(inst)
+        except Exception:  # noqa: BLE001 - last resort: keep the loop alive
+            log.exception("the failsafe screen failed too")
+        return ExceptionManager.PASS
+
+
+class CompanionApp(App):
+    """The touchscreen referee.
+
+    `make_referee(prefs)` builds a fresh referee for a new game; `inputs` are the `Session`
+    keyword arguments (frames from a source and a reader, or recorded observations);
+    `leds`, `buttons_factory`, `notifier` and `store` are optional (mock LEDs on a laptop).
+    """
+
+    view = ObjectProperty(IDLE, rebind=True)
+    lang = StringProperty("en")
+    naming = StringProperty("gmt-en")
+    north_name = StringProperty("North")
+    south_name = StringProperty("South")
+    timing = StringProperty("standard")
+    rounds = NumericProperty(1)
+    u = NumericProperty(1.0)                 # layout unit: 1.0 on an 800x480 screen
+    message = StringProperty("")             # the last answer of the referee, for a moment
+    turn_text = StringProperty("")
+    score_text = StringProperty("")
+    north_text = StringProperty("")          # name and Tactics played, by each side's edge
+    south_text = StringProperty("")
+    problem_text = StringProperty("")
+    selected_flag = NumericProperty(1)
+    proofs = DictProperty({})                # side -> the rules' ClaimVerdict for selected_flag
+    preview = ObjectProperty(None, allownone=True)
+    status = ObjectProperty(Status())
+    failsafe_text = StringProperty("")
+    ready = BooleanProperty(False)
+    history = ListProperty([])
+    replay_id = NumericProperty(0)
+    replay_views = ListProperty([])
+    replay_step = NumericProperty(0)
+    replay_view = ObjectProperty(IDLE, rebind=True)
+    replay_text = StringProperty("")
+    enrol_index = NumericProperty(0)         # the card the enrol screen asks for
+    enrol_text = StringProperty("")
+
+    def __init__(self, make_referee: Callable[[Prefs], Any], inputs: dict[str, Any] | None = None,
+                 *, leds: Any = None, buttons_factory: Callable[[Callable[[Side, str], None]], Any]
+                 | None = None, notifier: Any = None, store: Any = None,
+                 prefs: Prefs | None = None, deck_path: Any = None, failsafe: bool = True,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = "Battle Line"
+        self._make_referee = make_referee
+        self._inputs = dict(inputs or {})
+        self.leds = leds
+        self._buttons_factory = buttons_factory
+        self.buttons: Any = None
+        self.notifier = notifier
+        self.store = store
+        self.deck_path = deck_path
+        self.prefs = prefs or Prefs()
+        self.session: Session | None = None
+        self.failures = 0
+        self.started_at = time.perf_counter()
+        self.ready_at: float | None = None
+        self._failsafe = _Failsafe(self) if failsafe else None
+        self._apply_prefs(self.prefs)
+        self.bind(view=self._texts, lang=self._texts, north_name=self._texts,
+                  south_name=self._texts)
+        self._texts()
+
+    # -- life cycle ------------------------------------------------------------------------------
+    def build(self) -> ScreenManager:
+        from . import screens  # imports every screen module, which loads its .kv once
+
+        Window.bind(size=self._resize)
+        self._resize(Window, Window.size)
+        manager = ScreenManager(transition=NoTransition())
+        for name in SCREENS:
+            manager.add_widget(screens.SCREEN_CLASSES[name](name=name))
+        if self._failsafe is not None:
+            ExceptionManager.add_handler(self._failsafe)
+        return manager
+
+    def on_start(self) -> None:
+        referee = self._make_referee(self.prefs)
+        self.session = Session(referee, post=self.post, on_view=self._on_view,
+                               leds=self.leds, on_status=self._on_status,
+                               on_preview=self._on_preview, **self._inputs)
+        self.session.start()
+        if self._buttons_factory is not None:
+            self.buttons = self._buttons_factory(self._on_button)
+        Clock.schedule_once(self._on_first_frame, 0)
+        if self.notifier is not None:
+            interval = self.notifier.watchdog_interval()
+            if interval:
+                # Pinged from the Kivy loop itself: if the UI hangs, systemd restarts us.
+                Clock.schedule_interval(lambda dt: self.notifier.watchdog(), interval)
+
+    def _on_first_frame(self, dt: float) -> None:
+        self.ready = True
+        self.ready_at = time.perf_counter()
+        if self.notifier is not None:
+            self.notifier.ready(status="referee ready")
+
+    def on_stop(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the worker and the hardware; safe to call twice."""
+        if self.notifier is not None:
+            self.notifier.stopping()
+        Window.unbind(size=self._resize)
+        if self._failsafe is not None:
+            if self._failsafe in ExceptionManager.handlers:
+                ExceptionManager.remove_handler(self._failsafe)
+        for name in ("buttons", "session"):
+            thing = getattr(self, name)
+            setattr(self, name, None)
+            if thing is not None:
+                thing.close()
+        if self.leds is not None:
+            self.leds.show(None)   # everything off between games
+
+    @staticmethod
+    def post(fn: Callable[[], None]) -> None:
+        """Run `fn` on the Kivy thread at the next frame (safe from any thread)."""
+        Clock.schedule_once(lambda dt: fn(), 0)
+
+    def _resize(self, window: Any, size: tuple[int, int]) -> None:
+        w, h = size
+        self.u = max(0.6, min(w / 800.0, h / 480.0))
+
+    # -- following the referee -----------------------------------------------------------------
+    def _on_view(self, view: TableView) -> None:
+        self.view = view
+
+    def _on_status(self, status: Status) -> None:
+        self.status = status
+
+    def _on_preview(self, preview: Preview) -> None:
+        self.preview = preview
+
+    def side_name(self, side: str | None) -> str:
+        """A player's name; the default names follow the language."""
+        if side not in ("north", "south"):
+            return ""
+        name = self.north_name if side == "north" else self.south_name
+        if name in DEFAULT_NAMES[side]:
+            return tr(f"side.{side}", self.lang)
+        return name
+
+    def card_name(self, card: Card | None) -> str:
+        return "?" if card is None else card.name(self.naming)  # type: ignore[arg-type]
+
+    def problem_line(self, p: Problem) -> str:
+        if p.kind == "doubt":
+            where = self.where_text(p)
+            if p.second is None:
+                return tr("problem.doubt_single", self.lang, where=where, best=self.card_name(p.best))
+            return tr("problem.doubt", self.lang, where=where, best=self.card_name(p.best),
+                      second=self.card_name(p.second))
+        return tr("problem.violation", self.lang, message=p.message)
+
+    def where_text(self, p: Problem) -> str:
+        side = tr(f"side.{p.side}", self.lang) if p.side else ""
+        if p.flag:
+            return f"{tr('flag', self.lang, n=p.flag)} {side}".strip()
+        return p.message
+
+    def _texts(self, *_: Any) -> None:
+        v = self.view
+        if v.winner is not None:
+            self.turn_text = tr("winner", self.lang, name=self.side_name(v.winner))
+        elif v.to_move is not None and v.in_game:
+            self.turn_text = tr("turn", self.lang, name=self.side_name(v.to_move))
+        else:
+            self.turn_text = tr("status.waiting", self.lang)
+        self.score_text = "   ".join((
+            tr("round", self.lang, n=v.round),
+            tr("scores", self.lang, north=v.scores[0], south=v.scores[1])))
+        self.north_text = self.side_name("north") + "  ·  " + tr("tactics.one", self.lang,
+                                                                 n=v.tactics[0])
+        self.south_text = self.side_name("south") + "  ·  " + tr("tactics.one", self.lang,
+                                                                 n=v.tactics[1])
+        if v.problems:
+            self.problem_text = tr("problems.count", self.lang, n=len(v.problems),
+                                   first=self.problem_line(v.problems[0]))
+        elif v.waiting:
+            self.problem_text = v.waiting
+        else:
+            self.problem_text = ""
+
+    # -- navigation -------------------------------------------------------------------------------
+    def go(self, name: str) -> None:
+        manager = self.root
+        if manager is not None:
+            manager.current = name
+            if self.session is not None:
+                # Only the calibration screen needs pictures: no resizing work otherwise.
+                self.session.want_preview = name in ("calibration", "enrol")
+
+    def show_failsafe(self, exc: BaseException) -> None:
+        self.failsafe_text = tr("error.failsafe", self.lang, message=str(exc) or type(exc).__name__)
+        self.go("failsafe")
+
+    def say(self, text: str) -> None:
+        self.message = text
+
+    def _refused(self, exc: BaseException) -> None:
+        # The referee refused a player's request: show its sentence, it names the problem.
+        self.say(str(exc))
+
+    # -- player requests (queued to the worker; the referee decides) ------------------------------
+    def _call(self, fn: Callable[[Any], Any], on_done: Callable[[Any], None] | None = None) -> None:
+        if self.session is not None:
+            self.session.call(fn, on_done, self._refused)
+
+    def open_flag(self, number: int) -> None:
+        self.selected_flag = number
+        self.proofs = {}
+        self._call(lambda r: {s: r.prove(number, s) for s in ("north", "south")},
+                   self._got_proofs(number))
+        self.go("flag")
+
+    def _got_proofs(self, number: int) -> Callable[[Any], None]:
+        def done(proofs: dict[str, Any]) -> None:
+            if self.selected_flag == number:
+                self.proofs = proofs
+        return done
+
+    def prove(self, side: Side) -> None:
+        number = self.selected_flag
+        self._call(lambda r: r.prove(number, side),
+                   lambda v: self._got_proofs(number)({**self.proofs, side: v}))
+
+    def claim(self, side: Side) -> None:
+        number = self.selected_flag
+
+        def done(verdict: Any) -> None:
+            self._got_proofs(number)({**self.proofs, side: verdict})
+            key = "claim.accepted" if verdict.valid else "claim.refused"
+            self.say(tr(key, self.lang, name=self.side_name(side), n=number))
+        self._call(lambda r: r.request_claim(number, side), done)
+
+    def pass_turn(self, side: Side | None = None) -> None:
+        who = side or self.view.to_move
+        if who is not None:
+            self._call(lambda r: r.pass_turn(who))
+
+    def confirm(self, problem: Problem, card: Card) -> None:
+        doubt = problem.source
+        self._call(lambda r: r.confirm(doubt, card))
+
+    def correct(self, index: int, card: Card) -> None:
+        self._call(lambda r: r.correct(index, card))
+
+    def undo_to(self, index: int) -> None:
+        self._call(lambda r: r.undo_to(index))
+
+    def new_game(self) -> None:
+        prefs = self.prefs
+
+        def swap(r: Any) -> None:
+            assert self.session is not None
+            self.session.swap_referee(self._make_referee(prefs))
+        self._call(swap)
+
+    def _on_button(self, side: Side, role: str) -> None:
+        """A hardware button (gpiozero's thread): queue it to the referee, as a tap would."""
+        def act(r: Any) -> Any:
+            state = r.state
+            if role == "pass":
+                return r.pass_turn(side)
+            if state.doubts:
+                # Claim/confirm: the pipeline's best read is right.
+                return r.confirm(state.doubts[0], state.doubts[0].best)
+            return [r.request_claim(n, side) for n in state.claimable_flags(side)]
+        if self.session is not None:
+            self.session.call(act, None, lambda e: self.post(lambda: self._refused(e)))
+
+    # -- settings -----------------------------------------------------------------------------------
+    def _apply_prefs(self, prefs: Prefs) -> None:
+        self.prefs = prefs
+        self.lang, self.naming = prefs.lang, prefs.naming
+        self.north_name, self.south_name = prefs.north_name, prefs.south_name
+        self.timing, self.rounds = prefs.timing, prefs.rounds
+
+    def set_pref(self, **changes: Any) -> None:
+        try:
+            prefs = self.prefs.with_(**changes)
+        except CompanionError as exc:
+            self.say(str(exc))
+            return
+        self._apply_prefs(prefs)
+        self._texts()
+        # Written by the worker: the Kivy thread never waits on the disk.
+        self._call(lambda r: prefs.save())
+
+    # -- history and replay ---------------------------------------------------------------------------
+    def load_history(self) -> None:
+        store = self.store
+        if store is None:
+            self.history = []
+            return
+        self._call(lambda r: store.matches(), lambda rows: setattr(self, "history", list(rows)))
+
+    def open_replay(self, match_id: int) -> None:
+        store = self.store
+        if store is None:
+            return
+
+        def load(r: Any) -> tuple[list[TableView], list[str]]:
+            from .view import game_view
+            actions = store.effective_actions(match_id)
+            states = store.replay(match_id)
+            views = [game_view(g, tuple(actions[:i])) for i, g in enumerate(states)]
+            return views, [str(a) for a in actions]
+
+        def done(result: tuple[list[TableView], list[str]]) -> None:
+            self.replay_id = match_id
+            self._replay_actions = result[1]
+            self.replay_views = result[0]
+            self.replay_go(0)
+            self.go("replay")
+        self._call(load, done)
+
+    def replay_go(self, step: int) -> None:
+        if not self.replay_views:
+            return
+        step = max(0, min(int(step), len(self.replay_views) - 1))
+        self.replay_step = step
+        self.replay_view = self.replay_views[step]
+        actions = getattr(self, "_replay_actions", [])
+        what = actions[step - 1] if 0 < step <= len(actions) else tr("moves.start", self.lang)
+        self.replay_text = tr("replay.step", self.lang, i=step, n=len(self.replay_views) - 1,
+                              action=what)

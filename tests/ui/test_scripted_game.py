@@ -1,0 +1,75 @@
+"""The real app follows a real referee fed a scripted game: tap a flag, read the proof,
+claim, fix a doubtful read, undo, switch language; screenshots at both screen sizes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.referee.referee import Referee
+from companion.referee.settings import RefereeSettings
+
+from .scripted import DOUBTFUL, OPENING, observations
+
+
+def make_referee(prefs):
+    return Referee(RefereeSettings())
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_a_game_on_the_touchscreen(start_app, artifacts_dir: Path, size) -> None:
+    ui = start_app(make_referee, {"observations": list(observations(OPENING + (DOUBTFUL,))),
+                                  "pace": False}, size=size)
+    app = ui.app
+    ui.until(lambda: len(app.view.actions) == 5 and app.view.problems, what="five moves and a doubt")
+    table = ui.screen("table")
+    assert app.view.flag(1).claimable("south") and not app.view.flag(1).claimable("north")
+    assert "Y5" in [str(c) for c in app.view.flag(4).north] or app.view.problems[0].best.code == "Y5"
+    assert "yellow 5" in table.ids.problem_label.text and "orange 5" in table.ids.problem_label.text
+    ui.shot(artifacts_dir, "table-doubt")
+
+    # Tap flag 1: the proofs of both players, as the rules core writes them.
+    ui.press(table.ids.board.columns[0].children[1])   # the flag button (middle child)
+    assert app.root.current == "flag"
+    ui.until(lambda: "south" in app.proofs and "north" in app.proofs, what="the proofs")
+    flag = ui.screen("flag")
+    south = flag.ids.south
+    assert south.valid and "can claim flag 1" in south.title, (south.verdict, south.title, app.proofs)
+    assert south.proof == app.proofs["south"].proof("en", "gmt-en")
+    assert south.mine == ["R8", "R9", "R10"]
+    assert not flag.ids.north.valid
+    ui.shot(artifacts_dir, "flag-proof")
+
+    # Fix the doubtful read: it was the orange 5.
+    ui.press(flag.ids.back)
+    ui.press(table.ids.fix_button)
+    fix = ui.screen("fix")
+    row = fix.ids.rows.children[0]
+    ui.shot(artifacts_dir, "fix-doubt")
+    choose_second = [b for b in row.ids.buttons.children if "orange 5" in b.text][0]
+    ui.press(choose_second)
+    ui.until(lambda: not app.view.problems and len(app.view.actions) == 6, what="the fix")
+    assert str(app.view.flag(4).north[0]) == "O5"
+    assert app.view.actions[-1].endswith("O5@4") or "O5" in app.view.actions[-1]
+
+    # Undo the last move from the move list.
+    ui.press(fix.ids.back)
+    ui.press(table.ids.moves_button)
+    moves = ui.screen("moves")
+    ui.shot(artifacts_dir, "moves")
+    newest = moves.ids.rows.children[-1]
+    assert newest.index == 5
+    ui.press([c for c in newest.children if hasattr(c, "text") and "Undo" in c.text][0])
+    ui.until(lambda: len(app.view.actions) == 5, what="the undo")
+
+    # Switch to French: every text follows.
+    app.go("settings")
+    settings = ui.screen("settings")
+    ui.press(settings.ids.lang_fr)
+    assert app.lang == "fr"
+    ui.shot(artifacts_dir, "settings-fr")
+    ui.press(settings.ids.back)
+    assert table.ids.pass_button.text.startswith("Passer")
+    assert table.ids.moves_button.text == "Coups"
+    ui.shot(artifacts_dir, "table-fr")
