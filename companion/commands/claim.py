@@ -29,8 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--player", choices=("north", "south"), help="the claimant")
     p.add_argument("--batch", metavar="FILE", help="JSON Lines of claims ('-' for stdin)")
     p.add_argument("--lang", choices=LANGS, default="en", help="language of the proof (default en)")
-    p.add_argument("--naming", choices=NAMINGS, default="gmt-en",
-                   help="card and formation names of the proof (default gmt-en)")
+    p.add_argument("--naming", choices=NAMINGS, default=None,
+                   help="card and formation names of the proof (default: the GMT names of --lang)")
     p.set_defaults(handler=_run)
 
 
@@ -76,7 +76,7 @@ def _emit(out: IO[str], obj: dict[str, Any]) -> None:
     out.flush()  # a caller reading the batch line by line gets each verdict at once
 
 
-def _batch(path: str, lang: str, naming: str) -> int:
+def _batch(path: str, lang: str, naming: str | None) -> int:
     from companion.rules.position import Position
     from companion.rules.prover import prove
 

@@ -39,13 +39,16 @@ class ClaimVerdict:
     opponent: Formation | None
     position: Position = field(repr=False, compare=False)
 
-    def proof(self, lang: str = "en", naming: Naming = "gmt-en") -> str:
-        """A few lines a player reads at the table, in English (`en`) or French (`fr`)."""
+    def proof(self, lang: str = "en", naming: Naming | None = None) -> str:
+        """A few lines a player reads at the table, in English (`en`) or French (`fr`).
+
+        `naming` picks the card and formation names; by default the GMT names of `lang`.
+        """
         from .proof import proof_text  # the text layer needs the verdict type, not the reverse
 
-        return proof_text(self, lang, naming)
+        return proof_text(self, lang, naming or ("gmt-fr" if lang == "fr" else "gmt-en"))
 
-    def to_json(self, lang: str = "en", naming: Naming = "gmt-en") -> dict[str, Any]:
+    def to_json(self, lang: str = "en", naming: Naming | None = None) -> dict[str, Any]:
         """The contract 1 verdict object."""
         return {
             "flag": self.flag,

@@ -128,3 +128,11 @@ def test_through_a_subprocess(tmp_path: Path) -> None:
     assert fail.returncode == 2
     assert fail.stdout == "" and len(fail.stderr.strip().splitlines()) == 1
     assert "Traceback" not in fail.stderr and "not a UTF-8 text file" in fail.stderr
+
+
+def test_french_proof_names_cards_in_french_by_default(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = _position_file(tmp_path, "gmt-wedge-holds-b7-b10-seen")
+    assert main(["claim", str(path), "--flag", "3", "--player", "north", "--lang", "fr"]) == 0
+    proof = json.loads(capsys.readouterr().out)["proof"]
+    assert "Pointe rouge 5-6-7" in proof and "bleu 10 (défausse)" in proof and "blue" not in proof
