@@ -203,3 +203,23 @@ def test_every_stronger_category_is_ruled_out_in_the_proof() -> None:
                         name = category_name(cat, naming)
                         assert f"No {name}" in text or f"Pas de {name}" in text \
                             or f"Pas d'{name}" in text, text
+
+
+@pytest.mark.slow
+def test_whole_board_matches_oracle() -> None:
+    """Every one of the 18 pairs of late-game boards, against the oracle (a few seconds)."""
+    rng = random.Random(99)
+    pairs = 0
+    reasons: set[str] = set()
+    for _ in range(400):
+        p = random_position(rng, discards=(22, 40), p_env=0.5, p_morale=0.5)
+        board = claimable(p)
+        for (n, side), v in board.items():
+            if oracle.work(p, n, side) > MAX_WORK:
+                continue
+            valid, reason, mine, theirs = oracle.verdict(p, n, side)
+            assert (v.valid, v.reason) == (valid, reason), (p.dumps(), n, side)
+            assert (None if v.opponent is None else v.opponent.key) == theirs
+            reasons.add(v.reason)
+            pairs += 1
+    assert pairs > 5000 and reasons == set(REASONS), reasons
