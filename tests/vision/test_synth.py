@@ -276,3 +276,26 @@ def test_command_line_tool(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert len(list((tmp_path / "deck").glob("*.png"))) == 70
     assert main(["deck", str(tmp_path / "x"), "--printing", "glossy"]) == 2
     assert "glossy" in capsys.readouterr().err
+
+
+def test_random_scenes_never_show_a_finished_game() -> None:
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        scene = random_scene(rng, fill=1.0)
+        for side in ("north", "south"):
+            held = [f.tile == side for f in scene.flags]
+            assert sum(held) <= 4
+            assert "TTT" not in "".join("T" if h else "F" for h in held)
+
+
+def test_a_turned_camera_keeps_the_table_in_view() -> None:
+    # Tilted and turned, the rig is re-aimed: every tile is still read.
+    scene = busy_scene(table_seed=2)
+    for tilt_dir in (0.0, 90.0, 200.0):
+        deg = Degrade(tilt_deg=10.0, tilt_dir_deg=tilt_dir, rotate_deg=3.0)
+        frame = render(scene, printing_a(), 1, deg)
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        # The frame's border rows and columns show only table, never a card or tile (white).
+        edges = np.concatenate([gray[:2].ravel(), gray[-2:].ravel(), gray[:, :2].ravel(),
+                                gray[:, -2:].ravel()])
+        assert (edges < 235).all(), tilt_dir

@@ -60,7 +60,9 @@ def random_scene(rng: np.random.Generator, fill: float | None = None,
         full = all(sum(c.occupies_slot for c in sides[s]) >= size for s in SIDES)
         tile = "line"
         if full and rng.random() < 0.6:
-            tile = SIDES[int(rng.integers(2))]
+            winner = SIDES[int(rng.integers(2))]
+            if not _would_win(flags, winner):
+                tile = winner
         elif rng.random() < 0.02:
             tile = "missing"
         flags.append(FlagScene(n, tile, tuple(sides["north"]), tuple(sides["south"])))  # type: ignore[arg-type]
@@ -82,6 +84,17 @@ def random_scene(rng: np.random.Generator, fill: float | None = None,
                    float(sign * rng.uniform(20, 180)), float(rng.uniform(-25, 25)),
                    float(rng.uniform(70, 100)))
     return Scene(tuple(flags), tuple(offline["north"]), tuple(offline["south"]), arm, table_seed)
+
+
+def _would_win(flags: list[FlagScene], side: Side) -> bool:
+    """Whether claiming one more flag would end the game for `side` (5 flags or 3 adjacent):
+    a table mid-game never shows a finished game."""
+    held = [f.tile == side for f in flags] + [True]
+    run = best = 0
+    for h in held:
+        run = run + 1 if h else 0
+        best = max(best, run)
+    return sum(held) >= 5 or best >= 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,7 +107,7 @@ class Degrade:
             glare=float(rng.uniform(0.3, 0.8)) if maybe(0.3) else 0.0,
             glare_at=(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
             glare_radius=float(rng.uniform(0.04, 0.12)),
-            blur=float(rng.uniform(0.4, 1.6)) if maybe(0.5) else 0.0,
+            blur=float(rng.uniform(0.3, 1.1)) if maybe(0.5) else 0.0,
             noise=float(rng.uniform(1.5, 6.0)) if maybe(0.7) else 0.0,
             jpeg=int(rng.integers(55, 95)) if maybe(0.5) else 0,
             hand=arm)
@@ -343,7 +343,8 @@ def _draw_hand(img: np.ndarray, parts_px: list[np.ndarray], width_px: float,
 
 
 @functools.lru_cache(maxsize=3)
-def _compose(scene: Scene, printing: Printing, w: int, h: int) -> np.ndarray:
+def _compose(scene: Scene, printing: Printing, w: int, h: int
+             ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
     """The table with its tiles and cards, before hands and camera faults, with a margin.
 
     Cached: the frames of one moment of a match differ only by the hand and the sensor.
@@ -370,11 +371,30 @@ def _compose(scene: Scene, printing: Printing, w: int, h: int) -> np.ndarray:
         face = card_face(printing, c.card, s)
         _paste(canvas, face, mask, *at(c.x, c.y), c.angle, shadow=0.3, shadow_px=shadow_px)
     canvas.setflags(write=False)
-    return canvas
+    # Everything laid on the table, in the untouched frame's pixels: each piece's turned box.
+    def extent(x: float, y: float, pw: float, ph: float, angle: float) -> tuple[float, ...]:
+        c, n = abs(math.cos(math.radians(angle))), abs(math.sin(math.radians(angle)))
+        hx, hy = (c * pw + n * ph) / 2, (n * pw + c * ph) / 2
+        return (x - hx, y - hy, x + hx, y + hy)
+
+    boxes = [extent(x, y, TILE_W, TILE_H, a) for _, x, y, a in tiles]
+    boxes += [extent(c.x, c.y, CARD_W, CARD_H, c.angle) for c in cards]
+    if not boxes:
+        return canvas, (w / 2 - 1, h / 2 - 1, w / 2 + 1, h / 2 + 1)
+    mm = np.array(boxes)
+    box = (float(w / 2 + mm[:, 0].min() * s), float(h / 2 + mm[:, 1].min() * s),
+           float(w / 2 + mm[:, 2].max() * s), float(h / 2 + mm[:, 3].max() * s))
+    return canvas, box
 
 
-def _homography(d: Degrade, w: int, h: int, s: float) -> np.ndarray | None:
-    """Table image -> camera image: tilt (kept centred), then rotation, scale and shift."""
+def _homography(d: Degrade, w: int, h: int, s: float,
+                content: tuple[float, float, float, float]) -> np.ndarray | None:
+    """Table image -> camera image: tilt (kept centred), rotation, scale and shift.
+
+    A camera that tilts or turns is re-aimed by whoever sets up the rig so that the table
+    stays in view: the image shrinks just enough to keep `content` (x0, y0, x1, y1 px of the
+    untouched frame: every tile and card) inside the frame.
+    """
     if (d.tilt_deg == 0 and d.rotate_deg == 0 and d.scale == 1.0 and d.shift_mm == (0.0, 0.0)):
         return None
     f = CAMERA_HEIGHT_MM * s                        # focal length in px of this frame
@@ -387,11 +407,19 @@ def _homography(d: Degrade, w: int, h: int, s: float) -> np.ndarray | None:
     c = hm @ np.array([w / 2, h / 2, 1.0])
     c /= c[2]
     recentre = np.array([[1, 0, w / 2 - c[0]], [0, 1, h / 2 - c[1]], [0, 0, 1]])
-    a = cv2.getRotationMatrix2D((w / 2, h / 2), d.rotate_deg, d.scale)
-    aff = np.vstack([a, [0, 0, 1]])
-    aff[0, 2] += d.shift_mm[0] * s
-    aff[1, 2] += d.shift_mm[1] * s
-    return aff @ recentre @ hm
+    turn = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), d.rotate_deg, 1.0), [0, 0, 1]])
+    m = turn @ recentre @ hm
+    x0, y0, x1, y1 = content
+    corners = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+    mapped = cv2.perspectiveTransform(corners, m)[0] - (w / 2, h / 2)
+    sx, sy = abs(d.shift_mm[0]) * s, abs(d.shift_mm[1]) * s
+    fit = min(1.0, float(np.min((w / 2 - 3 - sx) / np.maximum(np.abs(mapped[:, 0]), 1.0))),
+              float(np.min((h / 2 - 3 - sy) / np.maximum(np.abs(mapped[:, 1]), 1.0))))
+    zoom = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), 0.0, d.scale * max(fit, 0.82)),
+                      [0, 0, 1]])
+    zoom[0, 2] += d.shift_mm[0] * s
+    zoom[1, 2] += d.shift_mm[1] * s
+    return zoom @ m
 
 
 def _light(frame: np.ndarray, d: Degrade, rng: np.random.Generator) -> np.ndarray:
@@ -464,8 +492,8 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
     s = PX_PER_MM * w / FRAME_W
     k = w / FRAME_W                                   # degradations scale with the frame
     mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
-    canvas = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h)
-    hm = _homography(d, w, h, s)
+    canvas, content = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h)
+    hm = _homography(d, w, h, s, content)
     if hm is None:
         frame = np.ascontiguousarray(canvas[my:my + h, mx:mx + w])
     else:
