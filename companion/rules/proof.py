@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .prover import ClaimVerdict
 
 LANGS = ("en", "fr")
+_FEW_UNSEEN = 8  # at most this many unseen Troops: the proof simply lists them
 _MAX_TARGETS = 3  # stronger formations spelt out one by one on a line; the rest are counted
 
 # The phrasebook: one entry per sentence, English and French.
@@ -73,7 +74,7 @@ _T: dict[str, dict[str, str]] = {
              "fr": "{count} autres, à chacune il manque une carte posée sur la table"},
     "wild-short": {"en": " ({wilds} cannot fill every gap)",
                    "fr": " ({wilds} ne peut pas combler tous les vides)"},
-    "phalanx-short": {"en": "{x}s: {k} more needed, {u} not on the table",
+    "phalanx-short": {"en": "{x}s: {k} more needed, {u} left off the table",
                       "fr": "des {x} : il en faut {k} de plus, {u} hors de la table"},
     "battalion-none": {"en": "{colour}: {k} more needed, {u} left off the table",
                        "fr": "{colour} : il en faut {k} de plus, {u} hors de la table"},
@@ -82,7 +83,12 @@ _T: dict[str, dict[str, str]] = {
     "battalion-max": {"en": "{colour} reaches {s} at most ({cards} on the table)",
                       "fr": "{colour} atteint {s} au plus ({cards} sur la table)"},
     "value-gone": {"en": "every {x} is on the table", "fr": "tous les {x} sont sur la table"},
+    "or": {"en": " and ", "fr": " et "},
     "host-max": {"en": "the best cards left give {s} at most", "fr": "les meilleures cartes restantes donnent {s} au plus"},
+    "few-left": {"en": "Only {count} Troop card(s) are not on the table: {cards}; {them} cannot do "
+                       "better with them.",
+                 "fr": "Il ne reste que {count} carte(s) Troupes hors de la table : {cards} ; {them} "
+                       "ne peut pas faire mieux avec elles."},
     "seen-high": {"en": "The higher cards are on the table: {cards}.",
                   "fr": "Les cartes plus fortes sont sur la table : {cards}."},
 }
@@ -212,12 +218,20 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
     wild_note = _t("wild-short", lang, wilds=card_list(wilds, naming, lang)) if wilds else ""
     unseen_set = set(unseen)
 
+    if len(unseen) <= _FEW_UNSEEN:
+        # Late in the game the shortest proof is the list of what is left to play.
+        ordered = sorted(unseen, key=lambda c: (c.value or 0, COLOURS.index(c.code[0])))
+        return [_t("few-left", lang, count=len(unseen), cards=card_list(ordered, naming, lang),
+                   them=_t(other(v.player), lang))]
+
     if rank == 0:  # Fog: only a higher sum would beat; it is out of reach.
         best = v.opponent
         assert best is not None
         low = min((c.value or 0 for c in best.added), default=11)
         higher = [c for c in TROOPS if c in seen and (c.value or 0) > low and c not in side]
-        return [_t("seen-high", lang, cards=card_list(higher, naming, lang))] if higher and k else []
+        higher.sort(key=lambda c: -(c.value or 0))
+        shown = card_list(higher[:8], naming, lang) + (f" (+{len(higher) - 8})" if len(higher) > 8 else "")
+        return [_t("seen-high", lang, cards=shown)] if higher and k else []
 
     lines = []
     above = _t("above", lang, s=s)
@@ -239,7 +253,7 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
         colours = sorted({c for c, _ in troops}) if troops else list(range(6))
         if cat == "skirmish":
             colours = [-1]  # any colour will do
-        if len(colours) > 1:
+        if cat == "wedge" and len({c for c, _ in troops}) > 1:
             own(cat, "colours")
             continue
         if len(set(values)) != len(values) or not _any_run(values, size, False, 0):
@@ -268,7 +282,7 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
                     blocked = _located([troop_of(colour, x) for x in gone], where, naming, lang)
                     targets.append(_t("needs", lang, target=label, cards=blocked))
                 else:
-                    blocked = _t("and", lang).join(_t("value-gone", lang, x=x) for x in gone)
+                    blocked = _t("value-gone", lang, x=_number_list(gone, lang))
                     targets.append(label + _t("colon", lang) + blocked)
         if targets:
             sep = _t("sep", lang)
@@ -333,7 +347,13 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
 
 def _de(cat: str, naming: Naming, lang: str) -> str:
     """French elision: `Pas d'Ordre`, `Pas de Pointe`."""
-    return "d'" if category_name(cat, naming)[0] in "AEIOUÉH" else "de "
+    return "d'" if category_name(cat, naming)[0] in "AEIOUÉ" else "de "  # Horde: h aspiré
+
+
+def _number_list(values: Sequence[int], lang: str) -> str:
+    """`8, 9 and 10`."""
+    text = [str(x) for x in values]
+    return text[0] if len(text) == 1 else ", ".join(text[:-1]) + _t("or", lang) + text[-1]
 
 
 def _any_run(values: Sequence[int], size: int, same: bool, s: int) -> bool:

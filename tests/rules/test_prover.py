@@ -196,8 +196,12 @@ def test_every_stronger_category_is_ruled_out_in_the_proof() -> None:
             if v.reason != "cannot-beat" or v.claimant is None or v.claimant.rank == 0:
                 continue
             checked += 1
+            empty = not p.flag(v.flag).side("south" if v.player == "north" else "north")
             for naming in ("gmt-en", "gmt-fr"):
                 text = v.proof("en" if naming == "gmt-en" else "fr", naming)
+                assert not (empty and ("not of one" in text or "ne sont pas" in text)), text
+                if "Only " in text or "Il ne reste que" in text:
+                    continue  # late game: the list of unseen cards rules out everything at once
                 for cat in CATEGORIES:
                     if CATEGORY_RANK[cat] > v.claimant.rank:
                         name = category_name(cat, naming)
@@ -223,3 +227,30 @@ def test_whole_board_matches_oracle() -> None:
             reasons.add(v.reason)
             pairs += 1
     assert pairs > 5000 and reasons == set(REASONS), reasons
+
+
+def test_skirmish_is_ruled_out_by_values_not_colours() -> None:
+    north = tuple(oracle.BY_CODE[c] for c in ("B10", "R7", "P9"))
+    south = tuple(oracle.BY_CODE[c] for c in ("P8", "G3"))
+    p = Position((FlagPosition(north, south),) + (FlagPosition(),) * 8)
+    v = prove(p, 1, "north")
+    assert v.reason == "cannot-beat" and v.claimant is not None and v.claimant.category == "host"
+    text = v.proof()
+    assert "No Skirmish: purple 8 and green 3 cannot fit in one run of values." in text
+    assert "No Wedge: purple 8 and green 3 are not of one colour." in text
+    assert "No Host above 26" in text
+    assert "Pas de Horde au-dessus de 26" in v.proof("fr")  # h aspiré: no elision
+    assert "Pas d'Ordre en Bataillons" in v.proof("fr")
+
+
+def test_late_game_proof_lists_what_is_left() -> None:
+    from companion.rules.cards import TROOPS as ALL
+
+    north = tuple(oracle.BY_CODE[c] for c in ("R10", "G10", "B10"))
+    south = (oracle.BY_CODE["Y1"],)
+    left = {"P2", "O3", "Y4"}
+    discards = tuple(c for c in ALL if c.code not in left and c not in north + south)
+    p = Position((FlagPosition(north, south),) + (FlagPosition(),) * 8, discards)
+    v = prove(p, 1, "north")
+    assert v.reason == "cannot-beat"
+    assert "Only 3 Troop card(s) are not on the table: purple 2, orange 3 and yellow 4" in v.proof()
