@@ -160,3 +160,15 @@ def test_a_pool_holding_the_sides_own_cards_is_cleaned() -> None:
         assert f is not None and f.key == (4, 24) and len(set(f.troops())) == 3
     f = best_completion(cards("R8 G8"), Pool.of(cards("R8 G8 B8")))
     assert f is not None and f.troops() == tuple(cards("R8 G8 B8"))
+
+
+def test_card_order_never_matters() -> None:
+    """RULES.md "Formations": card order does not matter, wildcards included."""
+    from itertools import permutations
+
+    rng = random.Random(3)
+    for _ in range(200):
+        mud = rng.random() < 0.3
+        side = _random_side(rng, 4 if mud else 3, rng.choice((0, 1, 2)))
+        keys = {best_formation(list(order), mud=mud).key for order in permutations(side)}
+        assert len(keys) == 1, side
