@@ -137,8 +137,8 @@ class Referee:
         self._doubts: tuple[Doubt, ...] = ()
         self._waiting: WaitingForEffect | None = None
         self._last: Stable | None = None
-        # Players' word on reads: (place, card read there) -> card really there.
-        self._overrides: dict[tuple[Loc, Card], Card] = {}
+        # Players' word on reads: (place, index, card read there) -> card really there.
+        self._overrides: dict[tuple[Loc, int, Card], Card] = {}
         self._scores: dict[Side, int] = {"north": 0, "south": 0}
         self._mode: Mode = "playing"
         self._hold_reason = ""
@@ -230,6 +230,12 @@ class Referee:
             waiting=self._waiting.message if self._waiting else None,
             verdicts=tuple(self._round.verdicts), version=self._version)
 
+    @property
+    def last_stable(self) -> Observation | None:
+        """The observation the referee last judged stable: what the players' answers are about
+        (a confirmation or a fixed read applies to it)."""
+        return self._last.observation if self._last is not None else None
+
     def subscribe(self, callback: Callable[[RefereeState], None]) -> Callable[[], None]:
         """Call `callback` with each new state (and once now); returns an unsubscribe."""
         self._subscribers.append(callback)
@@ -266,15 +272,19 @@ class Referee:
     def _reads(self, stable: Stable, committed: TableView) -> tuple[TableView, list[Doubt]]:
         """The table seen, with the players' word and the obvious doubts applied.
 
-        A doubtful read whose second guess is the card already committed at that place is
-        taken as that card (the camera hesitates over a card that has not moved).  The
+        A doubtful read whose second guess is the card already committed at that place, and
+        missing from the reading, is taken as that card (the camera hesitates over a card
+        that has not moved).  The
         doubts left are those nobody has settled yet.
         """
         view = stable.view
-        for (loc, read), card in self._overrides.items():
-            cards = view.cards_at(loc)
-            if read in cards:
-                view = view.replace(loc, cards.index(read), card)
+        seen = view.locations()[0]
+        for (loc, index, read), card in self._overrides.items():
+            cards = stable.view.cards_at(loc)
+            # Applied to the reading as it came (never to another override's result), and
+            # only while the card the players named is not seen elsewhere.
+            if index < len(cards) and cards[index] == read and card not in seen:
+                view = view.replace(loc, index, card)
         left: list[Doubt] = []
         for d in stable.observation.doubtful:
             place = parse_where(d.where)
@@ -285,9 +295,12 @@ class Referee:
             if not 0 <= d.index < len(cards):
                 continue
             read = cards[d.index]
-            if (loc, d.best) in self._overrides or read in committed.cards_at(loc):
+            if (loc, d.index, d.best) in self._overrides or read in committed.cards_at(loc):
                 continue
-            if d.second is not None and d.second in committed.cards_at(loc):
+            if d.second is not None and d.second in committed.cards_at(loc) and \
+                    d.second not in view.locations()[0]:
+                # ... but only when that card is missing from the reading: if it is seen
+                # elsewhere, the doubtful card is another one, new on the table.
                 view = view.replace(loc, d.index, d.second)
                 continue
             left.append(d)
@@ -490,7 +503,7 @@ class Referee:
             raise RefereeError(f"doubt place {doubt.where!r} names no flag side or off-line area")
         if not isinstance(card, Card):
             raise RefereeError(f"confirm expects a card, not {card!r}")
-        self._overrides[(loc, doubt.best)] = card
+        self._overrides[(loc, doubt.index, doubt.best)] = card
         if self._store is not None and self.match_id is not None:
             self._store.append_confirm(self.match_id, doubt.where.replace(" ", "-"),
                                        f"{doubt.where}: {card}",
@@ -540,9 +553,10 @@ class Referee:
                 break  # the rest no longer fits: the table will show what happened
             self._append(action, game)
         self._refresh()
-        where = TableView.from_state(self._round.game).locations()[0].get(card)
+        now = TableView.from_state(self._round.game)
+        where = now.locations()[0].get(card)
         if where is not None:
-            self._overrides[(where, old)] = card
+            self._overrides[(where, now.cards_at(where).index(card), old)] = card
         events: list[Event] = [Corrected(self._round.number, index, fixed[index])]
         if self._last is not None:
             self._stability.reset()

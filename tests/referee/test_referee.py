@@ -413,3 +413,15 @@ def test_redeploy_to_a_claimed_flag_is_refused(cam: Camera) -> None:
     # South redeploys its O5 to flag 1, which it has already won.
     _illegal_then_fixed(cam, t, lambda: (t.guile("south", "REDEPLOY"), t.move("O5", 1, "south")),
                         lambda: (t.lift("REDEPLOY"), t.move("O5", 6, "south")), "flag-claimed")
+
+
+def test_doubt_whose_second_guess_is_a_card_already_there(cam: Camera) -> None:
+    # B4 and B5 are down; B3 is laid and read doubtfully (second guess B5, which is seen too).
+    t = Table()
+    for side, code, flag in (("south", "B4", 9), ("north", "G1", 1), ("south", "B5", 9),
+                             ("north", "G2", 1)):
+        assert committed(cam.settle(t.lay(side, code, flag)))  # type: ignore[arg-type]
+    doubt = Doubt("flag 9 south", C("B3"), C("B5"), 0.2, 2)
+    events = cam.settle(t.lay("south", "B3", 9), doubtful=(doubt,))
+    assert violations(events) == [] and cam.referee.state.doubts == (doubt,)
+    assert committed(cam.referee.confirm(doubt, C("B3"))) == [Play("south", C("B3"), 9)]
