@@ -42,8 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "bench":
-            for name, ms in bench(args.frames).items():
-                print(f"{name:32s} {ms:7.1f} ms")
+            print(f"{'median per frame':32s} {'wall':>9s} {'CPU':>9s}")
+            for name, (wall, cpu) in bench(args.frames).items():
+                print(f"{name:32s} {wall:6.1f} ms {cpu:6.1f} ms")
         elif args.command == "frames":
             printings = tuple(_printing(p) for p in args.printing) if args.printing else None
             items = write_dataset(args.directory, args.count, args.seed, printings,

@@ -106,7 +106,7 @@ class Degrade:
             cast=cast,  # type: ignore[arg-type]
             glare=float(rng.uniform(0.3, 0.8)) if maybe(0.3) else 0.0,
             glare_at=(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
-            glare_radius=float(rng.uniform(0.04, 0.12)),
+            glare_radius=float(rng.uniform(0.03, 0.08)),
             blur=float(rng.uniform(0.3, 1.1)) if maybe(0.5) else 0.0,
             noise=float(rng.uniform(1.5, 6.0)) if maybe(0.7) else 0.0,
             jpeg=int(rng.integers(55, 95)) if maybe(0.5) else 0,
@@ -181,41 +181,65 @@ def _table(seed: int, w: int, h: int) -> np.ndarray:
 
 
 # -- compositing ------------------------------------------------------------------------------
-def _paste(dst: np.ndarray, src: np.ndarray, mask: np.ndarray, cx: float, cy: float,
-           angle_deg: float, shadow: float = 0.0, shadow_px: tuple[float, float] = (0, 0)
-           ) -> None:
-    """Lay `src` (its `mask` 0-255) centred at (cx, cy) px, turned by `angle_deg`, on `dst`.
+def _bake(img: np.ndarray, mask: np.ndarray, s: float, shadow: float) -> np.ndarray:
+    """`img` (its `mask` 0-255) as BGRA with its soft shadow on the table baked in.
 
-    A soft shadow under it (strength `shadow`, offset `shadow_px`) makes it sit on the table.
+    The shadow falls down and to the right of the frame, so a north card is turned before
+    its shadow is added.  Where only shadow lies the colour is black and the alpha its depth:
+    laying the sprite darkens the table there, as `_paste` blends it.
     """
-    h, w = src.shape[:2]
+    dx, dy = int(round(0.8 * s)), int(round(1.2 * s))
+    pad = max(dx, dy) + 3
+    h, w = mask.shape
+    a = np.zeros((h + 2 * pad, w + 2 * pad), np.float32)
+    a[pad:pad + h, pad:pad + w] = mask.astype(np.float32) / 255.0
+    sh = np.zeros_like(a)
+    sh[dy:, dx:] = a[:a.shape[0] - dy, :a.shape[1] - dx]
+    sh = cv2.blur(sh, (pad, pad)) * shadow
+    total = a + (1.0 - a) * sh
+    colour = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
+    colour[pad:pad + h, pad:pad + w] = img
+    colour *= (a / np.maximum(total, 1e-6))[:, :, None]
+    out = np.dstack([np.clip(colour + 0.5, 0, 255), np.clip(total * 255 + 0.5, 0, 255)])
+    sprite = out.astype(np.uint8)
+    sprite.setflags(write=False)
+    return sprite
+
+
+@functools.lru_cache(maxsize=1200)
+def _card_sprite(printing: Printing, code: str, s: float, turned: bool) -> np.ndarray:
+    face = card_face(printing, code, s)
+    mask = _card_mask(s)
+    if turned:
+        face, mask = face[::-1, ::-1], mask[::-1, ::-1]
+    return _bake(face, mask, s, 0.3)
+
+
+@functools.lru_cache(maxsize=40)
+def _tile_sprite(flag: int, s: float) -> np.ndarray:
+    img = tile_image(flag, s)
+    return _bake(img, _full_mask(img.shape[1], img.shape[0]), s, 0.25)
+
+
+def _paste(dst: np.ndarray, sprite: np.ndarray, cx: float, cy: float, angle_deg: float) -> None:
+    """Lay a BGRA `sprite` centred at (cx, cy) px of `dst`, turned by `angle_deg`."""
+    h, w = sprite.shape[:2]
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle_deg, 1.0)
     corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ rot.T
     corners += (cx - w / 2, cy - h / 2)
-    pad = int(math.ceil(max(abs(shadow_px[0]), abs(shadow_px[1])))) + 3 if shadow else 1
-    x0 = int(math.floor(corners[:, 0].min())) - pad
-    y0 = int(math.floor(corners[:, 1].min())) - pad
-    x1 = int(math.ceil(corners[:, 0].max())) + pad
-    y1 = int(math.ceil(corners[:, 1].max())) + pad
     H, W = dst.shape[:2]
-    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
-    if cx0 >= cx1 or cy0 >= cy1:
+    x0 = max(int(math.floor(corners[:, 0].min())) - 1, 0)
+    y0 = max(int(math.floor(corners[:, 1].min())) - 1, 0)
+    x1 = min(int(math.ceil(corners[:, 0].max())) + 1, W)
+    y1 = min(int(math.ceil(corners[:, 1].max())) + 1, H)
+    if x0 >= x1 or y0 >= y1:
         return
-    m = rot.copy()
-    m[:, 2] += (cx - w / 2 - cx0, cy - h / 2 - cy0)
-    size = (cx1 - cx0, cy1 - cy0)
-    patch = cv2.warpAffine(src, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    alpha = cv2.warpAffine(mask, m, size, flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    roi = dst[cy0:cy1, cx0:cx1]
-    a = alpha.astype(np.float32) * (1 / 255.0)
-    if shadow:
-        dx, dy = max(0, int(round(shadow_px[0]))), max(0, int(round(shadow_px[1])))
-        sh = np.zeros_like(a)
-        sh[dy:, dx:] = a[:a.shape[0] - dy, :a.shape[1] - dx]
-        sh = cv2.blur(sh, (pad, pad)) * shadow
-        roi[...] = cv2.blendLinear(roi, np.zeros_like(roi), 1.0 - sh, sh)
-    roi[...] = cv2.blendLinear(patch, roi, a, 1.0 - a)
+    rot[:, 2] += (cx - w / 2 - x0, cy - h / 2 - y0)
+    patch = cv2.warpAffine(sprite, rot, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    a = patch[:, :, 3].astype(np.float32) * (1 / 255.0)
+    roi = dst[y0:y1, x0:x1]
+    roi[...] = cv2.blendLinear(cv2.cvtColor(patch, cv2.COLOR_BGRA2BGR), roi, a, 1.0 - a)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,15 +385,12 @@ def _compose(scene: Scene, printing: Printing, w: int, h: int
         return cw / 2 + x * s, ch / 2 + y * s
 
     tiles, cards = _layout(scene, scene.table_seed)
-    shadow_px = (0.8 * s, 1.2 * s)
     for flag, x, y, angle in tiles:
-        img = tile_image(flag, s)
-        _paste(canvas, img, _full_mask(img.shape[1], img.shape[0]), *at(x, y), angle,
-               shadow=0.25, shadow_px=shadow_px)
-    mask = _card_mask(s)
+        _paste(canvas, _tile_sprite(flag, s), *at(x, y), angle)
     for c in cards:
-        face = card_face(printing, c.card, s)
-        _paste(canvas, face, mask, *at(c.x, c.y), c.angle, shadow=0.3, shadow_px=shadow_px)
+        turned = abs(c.angle) > 90
+        sprite = _card_sprite(printing, c.card.code, s, turned)
+        _paste(canvas, sprite, *at(c.x, c.y), c.angle - 180.0 if turned else c.angle)
     canvas.setflags(write=False)
     # Everything laid on the table, in the untouched frame's pixels: each piece's turned box.
     def extent(x: float, y: float, pw: float, ph: float, angle: float) -> tuple[float, ...]:
@@ -437,14 +458,19 @@ def _light(frame: np.ndarray, d: Degrade, rng: np.random.Generator) -> np.ndarra
         g8 = cv2.resize(g8, (w, h), interpolation=cv2.INTER_LINEAR)
         frame = cv2.multiply(frame, g8, scale=1 / 128.0)
     if d.glare:
-        sw, sh = 128, 72
-        yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
-        gx, gy = d.glare_at[0] * sw, d.glare_at[1] * sh
-        r = d.glare_radius * sw
-        spot = np.exp(-((xx - gx) ** 2 + ((yy - gy) * 1.2) ** 2) / (2 * r * r))
-        spot = np.clip(spot * 1.6, 0, 1) * d.glare * 255
-        s3 = np.repeat(spot.astype(np.uint8)[:, :, None], 3, axis=2)
-        frame = cv2.add(frame, cv2.resize(s3, (w, h), interpolation=cv2.INTER_LINEAR))
+        # A bright spot: only the box where it is visible is touched.
+        r = d.glare_radius * w
+        gx, gy = d.glare_at[0] * w, d.glare_at[1] * h
+        x0, x1 = max(0, int(gx - 3 * r)), min(w, int(gx + 3 * r) + 1)
+        y0, y1 = max(0, int(gy - 2.5 * r)), min(h, int(gy + 2.5 * r) + 1)
+        if x0 < x1 and y0 < y1:
+            q = 8
+            yy, xx = np.mgrid[y0:y1:q, x0:x1:q].astype(np.float32)
+            spot = np.exp(-((xx - gx) ** 2 + ((yy - gy) * 1.2) ** 2) / (2 * r * r))
+            spot = (np.clip(spot * 1.6, 0, 1) * d.glare * 255).astype(np.uint8)
+            s3 = cv2.resize(np.repeat(spot[:, :, None], 3, axis=2), (x1 - x0, y1 - y0),
+                            interpolation=cv2.INTER_LINEAR)
+            frame[y0:y1, x0:x1] = cv2.add(frame[y0:y1, x0:x1], s3)
     return frame
 
 
