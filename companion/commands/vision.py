@@ -1,5 +1,110 @@
-"""Sub-command module (see companion/cli.py)."""
+"""`companion deck enrol`, `companion scan` (contract 2) and `companion vision evaluate|synth`.
+
+Every failure is a `CompanionError` (or an `OSError`) and becomes one line on stderr with exit
+status 2 (see `companion.cli`); OpenCV and numpy are imported inside the handlers only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
 
 
-def register(sub):  # noqa: ANN001, ANN201
-    pass
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    deck = sub.add_parser("deck", help="enrol the deck of cards the camera will read",
+                          description="Manage the enrolled deck (contract 2).")
+    dsub = deck.add_subparsers(dest="deck_command", metavar="ACTION")
+    enrol = dsub.add_parser("enrol", help="enrol a folder of card images",
+                            description="Enrol DIR (one straight-on upright image per card, "
+                                        "named by its code: R8.png, ALEXANDER.jpg, ...) into "
+                                        "a deck file.")
+    enrol.add_argument("directory", metavar="DIR")
+    enrol.add_argument("--out", required=True, metavar="DECKFILE", help="the deck file to write")
+    enrol.set_defaults(handler=_enrol)
+    deck.set_defaults(handler=_deck_help(deck))
+
+    scan = sub.add_parser("scan", help="read one overhead frame (contract 2 JSON)",
+                          description="Print the battleline-observation/1 JSON of one frame.")
+    scan.add_argument("image", metavar="IMAGE")
+    scan.add_argument("--deck", required=True, metavar="DECKFILE", help="an enrolled deck file")
+    scan.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
+    scan.add_argument("--allow-missing", action="store_true",
+                      help="report unread tiles as missing instead of refusing the frame "
+                           "(at least 5 tiles must still be read)")
+    scan.set_defaults(handler=_scan)
+
+    vision = sub.add_parser("vision", help="camera pipeline tools: evaluate, synth",
+                            description="Measure the camera pipeline on labelled frames.")
+    vsub = vision.add_subparsers(dest="vision_command", metavar="ACTION")
+    ev = vsub.add_parser("evaluate", help="accuracy over a folder of labelled frames",
+                         description="Read every NAME.png|jpg of DIR and compare with NAME.json "
+                                     "(the true observation).")
+    ev.add_argument("directory", metavar="DIR")
+    ev.add_argument("--deck", required=True, metavar="DECKFILE")
+    ev.add_argument("--mistakes", type=int, default=20, metavar="N",
+                    help="list up to N mistakes (default 20)")
+    ev.set_defaults(handler=_evaluate)
+    sy = vsub.add_parser("synth", help="write labelled frames from the synthetic renderer",
+                         description="Write N seeded frames of random tables (NAME.png + "
+                                     "NAME.json) into DIR, for `companion vision evaluate`.")
+    sy.add_argument("directory", metavar="DIR")
+    sy.add_argument("--count", type=int, default=10, metavar="N")
+    sy.add_argument("--printing", default="classic",
+                    help="classic, bold or random-N (default classic)")
+    sy.add_argument("--seed", type=int, default=0)
+    sy.add_argument("--clean", action="store_true", help="no camera faults")
+    sy.add_argument("--deck-images", metavar="DECKDIR",
+                    help="also write the printing's card images (for `companion deck enrol`)")
+    sy.set_defaults(handler=_synth)
+    vision.set_defaults(handler=_deck_help(vision))
+
+
+def _deck_help(parser: argparse.ArgumentParser):  # noqa: ANN202
+    def show(args: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return 2
+    return show
+
+
+def _enrol(args: argparse.Namespace) -> int:
+    from companion.vision.deck import enrol
+    deck = enrol(args.directory)
+    path = deck.save(args.out)
+    print(f"enrolled {len(deck.cards)} cards from {args.directory} into {path}")
+    return 0
+
+
+def _scan(args: argparse.Namespace) -> int:
+    from companion.vision.deck import Deck
+    from companion.vision.pipeline import read_image
+    deck = Deck.load(args.deck)
+    obs = read_image(args.image, deck, args.allow_missing)
+    print(json.dumps(obs.to_json(), indent=args.indent))
+    return 0
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from companion.vision.deck import Deck
+    from companion.vision.evaluate import evaluate_folder
+    deck = Deck.load(args.deck)
+    score = evaluate_folder(args.directory, deck)
+    for line in score.lines():
+        print(line)
+    for line in score.mistakes[:max(0, args.mistakes)]:
+        print("  " + line)
+    return 0
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from companion.vision.evaluate import generate, printing_named
+    if args.count < 1:
+        from companion.vision.errors import VisionError
+        raise VisionError(f"--count must be at least 1, not {args.count}")
+    paths = generate(args.directory, args.count, args.printing, args.seed, not args.clean)
+    print(f"wrote {len(paths)} labelled frames into {args.directory}")
+    if args.deck_images:
+        from companion.vision.synth import write_deck_images
+        write_deck_images(printing_named(args.printing), args.deck_images)
+        print(f"wrote the {args.printing} card images into {args.deck_images}")
+    return 0

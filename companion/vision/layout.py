@@ -166,13 +166,48 @@ def _tile_references(gray_or_bgr: np.ndarray, pose: Pose, centre: Vec
     return tuple(float(v) for v in white), tuple(float(v) for v in black)  # type: ignore[return-value]
 
 
-def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting]) -> Layout:
-    """A layout from a full set of nine sightings (see `acquire`)."""
+def _bare(frame: np.ndarray, pose: Pose, centre: Vec, table: np.ndarray) -> bool:
+    """Whether the table's own colour shows at `centre` (no tile, no hand there)."""
+    cfg = load_config()["tracking"]
+    r = int(geometry.TILE_W / 2 * 0.8 * pose.px_per_mm)
+    x, y = int(centre[0]), int(centre[1])
+    h, w = frame.shape[:2]
+    crop = frame[max(0, y - r):min(h, y + r):2, max(0, x - r):min(w, x + r):2]
+    if crop.size == 0:
+        return True
+    d = np.linalg.norm(crop.reshape(-1, 3).astype(np.float32) - table, axis=1)
+    return float(np.mean(d < cfg["background_delta"])) > cfg["background_share"]
+
+
+def table_sample(frame: np.ndarray, pose: Pose, anchors: list[Vec]) -> np.ndarray:
+    """The bare table's colour (BGR): halfway between neighbouring tiles on the line."""
+    samples = []
+    r = max(2, int(4 * pose.px_per_mm))
+    h, w = frame.shape[:2]
+    for a, b in zip(anchors, anchors[1:]):
+        x, y = int((a[0] + b[0]) / 2), int((a[1] + b[1]) / 2)
+        if r <= x < w - r and r <= y < h - r:
+            samples.append(frame[y - r:y + r, x - r:x + r].reshape(-1, 3))
+    if not samples:
+        return np.median(frame.reshape(-1, 3)[::97], axis=0).astype(np.float32)
+    return np.median(np.concatenate(samples), axis=0).astype(np.float32)
+
+
+def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
+                          predicted: dict[int, Vec] | None = None,
+                          allow_missing: bool = False) -> Layout:
+    """A layout from the sightings of the nine tiles (see `acquire`).
+
+    With `allow_missing`, a tile not seen where `predicted` puts it is `missing` if the bare
+    table shows there, or remembered on the line (unseen: something covers it) if not.
+    """
     if not sightings:
         raise NoTilesError("no flag tile (QR code BL-FLAG-1 ... BL-FLAG-9) can be read in the frame")
     flags = {s.flag for s in sightings}
     missing = [n for n in range(1, FLAG_COUNT + 1) if n not in flags]
-    if missing:
+    min_tiles = int(load_config()["layout"]["min_tiles"])
+    if missing and (not allow_missing or predicted is None or len(flags) < min_tiles
+                    or any(n not in predicted for n in missing)):
         raise MissingTilesError(
             f"only {len(flags)} of the 9 flag tiles can be read; cannot find "
             + ", ".join(f"BL-FLAG-{n}" for n in missing))
@@ -190,16 +225,101 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting]) -> L
             s.centre[1] - off * pose.px_per_mm * pose.south[1])
         white, black = _tile_references(frame, pose, s.centre)
         tiles.append(FlagTile(s.flag, state, anchor, s.centre, True, white, black))
+    if missing and predicted is not None:
+        table = table_sample(frame, pose, [t.anchor for t in tiles if t.state == "line"])
+        near = {t.flag: t for t in tiles}
+        for n in missing:
+            p = predicted[n]
+            ref = near[min(near, key=lambda f: abs(f - n))]
+            covered = not _bare(frame, pose, p, table)
+            tiles.append(FlagTile(n, "line" if covered else "missing", p, p if covered else None,
+                                  False, ref.white, ref.black))
+        tiles.sort(key=lambda t: t.flag)
     return Layout(pose, tuple(tiles))
 
 
-def acquire(frame: np.ndarray) -> Layout:
+def _tile_template(flag: int, pose: Pose) -> np.ndarray:
+    """The printed tile of `flag` as the camera should see it (grey, turned like the table)."""
+    from .tilesheet import tile_image
+    img = cv2.cvtColor(tile_image(flag, pose.px_per_mm), cv2.COLOR_BGR2GRAY)
+    angle = math.degrees(math.atan2(pose.east[1], pose.east[0]))
+    h, w = img.shape
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
+    cos, sin = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(h * sin + w * cos), int(h * cos + w * sin)
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+    return cv2.warpAffine(img, m, (nw, nh), borderValue=128)
+
+
+def _find_unread(gray: np.ndarray, pose: Pose, flag: int, predicted: Vec
+                 ) -> TileSighting | None:
+    """Look for a tile whose code was not decoded where the line says it should lie.
+
+    First a decode of the enlarged neighbourhood (blur and noise defeat zbar at the rig's
+    ~3 px per module more than at 6); then the tile's own printed drawing, matched at its
+    place on the line and at the claimed places either side: the line's order names it.
+    """
+    cfg = load_config()["tiles"]
+    k = pose.px_per_mm
+    h, w = gray.shape
+    for across in (0.0, geometry.CLAIMED_OFFSET, -geometry.CLAIMED_OFFSET):
+        c = (predicted[0] + across * k * pose.south[0], predicted[1] + across * k * pose.south[1])
+        r = int(cfg["search_mm"] * k)
+        x0, y0 = max(0, int(c[0]) - r), max(0, int(c[1]) - r)
+        x1, y1 = min(w, int(c[0]) + r), min(h, int(c[1]) + r)
+        if x1 - x0 < 40 or y1 - y0 < 40:
+            continue
+        crop = gray[y0:y1, x0:x1]
+        big = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        sharp = cv2.addWeighted(big, 1.8, cv2.GaussianBlur(big, (0, 0), 2.0), -0.8, 0)
+        for img in (big, sharp):
+            for sgt in decode_region(img):
+                if sgt.flag == flag:
+                    return TileSighting(flag, (x0 + sgt.centre[0] / 2, y0 + sgt.centre[1] / 2),
+                                        sgt.up, sgt.px_per_mm / 2)
+        tpl = _tile_template(flag, pose)
+        if crop.shape[0] <= tpl.shape[0] or crop.shape[1] <= tpl.shape[1]:
+            continue
+        res = cv2.matchTemplate(crop, tpl, cv2.TM_CCOEFF_NORMED)
+        _, score, _, loc = cv2.minMaxLoc(res)
+        if score >= cfg["drawing_min_score"]:
+            up = (-pose.south[0], -pose.south[1])
+            return TileSighting(flag, (x0 + loc[0] + tpl.shape[1] / 2, y0 + loc[1] + tpl.shape[0] / 2),
+                                up, k)
+    return None
+
+
+def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     """The layout of a BGR frame from a full decode of the nine flag tiles.
 
+    Tiles the decode misses are looked for where the others put them (`_find_unread`).
     No tile is a `NoTilesError`, fewer than nine a `MissingTilesError` naming the absent
     ones, a tile twice a `DuplicateTileError`.
     """
-    return layout_from_sightings(frame, find_tiles(frame))
+    gray = to_gray(frame)
+    sightings = find_tiles(frame)
+    predicted: dict[int, Vec] = {}
+    if 2 <= len(sightings) < FLAG_COUNT:
+        pose = _pose(sightings)
+        line_d = _line_offset(pose, [s.centre for s in sightings])
+        line = [s for s in sightings
+                if _state_of(_across(pose, s.centre) - line_d) == "line"]
+        if len(line) >= 2:
+            # Where each flag's tile should be: a straight fit of the line tiles by number.
+            n = np.array([s.flag for s in line], np.float64)
+            xy = np.array([s.centre for s in line], np.float64)
+            a = np.polyfit(n, xy, 1)
+            have = {s.flag for s in sightings}
+            for flag in range(1, FLAG_COUNT + 1):
+                if flag in have:
+                    continue
+                predicted[flag] = (float(a[0, 0] * flag + a[1, 0]),
+                                   float(a[0, 1] * flag + a[1, 1]))
+                found = _find_unread(gray, pose, flag, predicted[flag])
+                if found is not None:
+                    sightings.append(found)
+    return layout_from_sightings(frame, sightings, predicted, allow_missing)
 
 
 # -- following --------------------------------------------------------------------------------
@@ -212,7 +332,8 @@ class _Template:
 class LayoutTracker:
     """Keeps a `Layout` up to date from frame to frame, decoding QR codes only when needed."""
 
-    def __init__(self) -> None:
+    def __init__(self, allow_missing: bool = False) -> None:
+        self.allow_missing = allow_missing
         self.layout: Layout | None = None
         self._templates: dict[int, _Template] = {}
         self._table_colour: np.ndarray | None = None
@@ -226,7 +347,7 @@ class LayoutTracker:
     # The first frame, or after losing most tiles: a full decode.
     def _acquire(self, frame: np.ndarray) -> Layout:
         self.decodes += 1
-        layout = acquire(frame)
+        layout = acquire(frame, self.allow_missing)
         self._adopt(frame, layout)
         return layout
 
@@ -261,21 +382,8 @@ class LayoutTracker:
         return _Template(small, ((centre[0] - x0) * f, (centre[1] - y0) * f))
 
     def _sample_table(self, frame: np.ndarray, layout: Layout) -> np.ndarray:
-        """The bare table's colour: between neighbouring tiles on the line, nothing lies."""
-        samples = []
-        k = layout.pose.px_per_mm
-        r = max(2, int(4 * k))
-        h, w = frame.shape[:2]
-        for a, b in zip(layout.tiles, layout.tiles[1:]):
-            if a.state != "line" or b.state != "line":
-                continue
-            x = int((a.anchor[0] + b.anchor[0]) / 2)
-            y = int((a.anchor[1] + b.anchor[1]) / 2)
-            if r <= x < w - r and r <= y < h - r:
-                samples.append(frame[y - r:y + r, x - r:x + r].reshape(-1, 3))
-        if not samples:
-            return np.median(frame.reshape(-1, 3)[::97], axis=0).astype(np.float32)
-        return np.median(np.concatenate(samples), axis=0).astype(np.float32)
+        return table_sample(frame, layout.pose, [t.anchor for t in layout.tiles
+                                                 if t.state == "line" and t.seen])
 
     def _match(self, frame: np.ndarray, flag: int, around: Vec, pose: Pose
                ) -> tuple[float, Vec] | None:

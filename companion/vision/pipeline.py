@@ -50,10 +50,12 @@ class _Slot:
 class TableReader:
     """Reads frames of one table with one enrolled deck; keeps following the tiles."""
 
-    def __init__(self, deck: Deck) -> None:
+    def __init__(self, deck: Deck, allow_missing_tiles: bool = False) -> None:
+        """`allow_missing_tiles`: a first frame may lack some tiles (they read `missing`);
+        by default the first frame must show all nine, as at the start of a game."""
         self.deck = deck
         self.templates = deck.templates
-        self.tracker = LayoutTracker()
+        self.tracker = LayoutTracker(allow_missing_tiles)
         self.settings = ReadingSettings.load()
 
     def reset(self) -> None:
@@ -77,7 +79,8 @@ class TableReader:
         cfg = load_config()["layout"]
         edge = max(2, s.px(5.0))
         margins = np.concatenate([refl[:, :edge], refl[:, -edge:]], axis=1)
-        far = np.linalg.norm(margins - table[None, None, :], axis=2) > 1.5 * s.card_delta
+        ref = np.median(table, axis=0) if table.ndim == 2 else table
+        far = np.linalg.norm(margins - ref[None, None, :], axis=2) > 1.5 * s.card_delta
         return float(far.mean()) > cfg["obstructed_share"]
 
     def _zones(self, frame: np.ndarray, layout: Layout
@@ -185,10 +188,10 @@ class TableReader:
                            tuple(lists.get("offline south", ())), doubts, tuple(obstructed))
 
 
-def read_image(path: str, deck: Deck) -> Observation:
+def read_image(path: str, deck: Deck, allow_missing_tiles: bool = False) -> Observation:
     """The observation of one image file (`companion scan`)."""
     from .cvcompat import imread
-    return TableReader(deck).read(imread(path))
+    return TableReader(deck, allow_missing_tiles).read(imread(path))
 
 
 __all__ = ["TableReader", "read_image"]

@@ -30,6 +30,7 @@ class ReadingSettings:
     cell_mm: float
     coarse_mm: float
     card_delta: float
+    paper_delta: float
     row_cover: float
     row_middle_mm: float
     min_run_mm: float
@@ -42,6 +43,7 @@ class ReadingSettings:
     peak_min: float
     end_slack_mm: float
     refine_mm: float
+    side_search_mm: float
     colour_weight: float
     doubt_margin: float
     doubt_min_score: float
@@ -52,12 +54,13 @@ class ReadingSettings:
     def load(cls) -> ReadingSettings:
         c = load_config()["reading"]
         return cls(float(c["px_per_mm"]), float(c["band_mm"]), float(c["band_inset_mm"]),
-                   float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]),
+                   float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]), float(c["paper_delta"]),
                    float(c["row_cover"]), float(c["row_middle_mm"]), float(c["min_run_mm"]),
                    float(c["top_search_mm"]), float(c["gap_mm"]), float(c["scan_step_mm"]),
                    float(c["scan_jiggle_mm"]), float(c["force_min"]),
                    float(c["min_step_mm"]), float(c["peak_min"]),
-                   float(c["end_slack_mm"]), float(c["refine_mm"]), float(c["colour_weight"]),
+                   float(c["end_slack_mm"]), float(c["refine_mm"]), float(c["side_search_mm"]),
+                   float(c["colour_weight"]),
                    float(c["doubt_margin"]), float(c["doubt_min_score"]),
                    float(c["not_a_card_score"]))
 
@@ -126,14 +129,23 @@ def _normalise(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(n, 1e-6)
 
 
-def descriptors(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool) -> np.ndarray:
-    """Normalised ink descriptors of the bands whose card top-left corners are given (px)."""
+def raw_cells(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool) -> np.ndarray:
+    """Ink of the bands' cells (one row per band) for card top-left corners given in px."""
     rows, cols = _grid(m.s, coarse)
     src = m.ink_coarse if coarse else m.ink_fine
     h, w = src.shape
     r = np.clip(tops[:, None, None] + rows[None, :, None], 0, h - 1)
     c = np.clip(lefts[:, None, None] + cols[None, None, :], 0, w - 1)
-    return _normalise(src[r, c].reshape(len(tops), -1))
+    return src[r, c].reshape(len(tops), -1)
+
+
+def descriptors(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool,
+                weights: np.ndarray | None = None) -> np.ndarray:
+    """Normalised ink descriptors of bands, each cell weighted by how much it tells cards apart."""
+    raw = raw_cells(m, tops, lefts, coarse)
+    if weights is not None:
+        raw = raw * weights
+    return _normalise(raw)
 
 
 def hue(m: Maps, top: int, left: int) -> np.ndarray:
@@ -155,14 +167,28 @@ class Templates:
     """The enrolled deck's descriptors, ready for matrix products (computed once per deck)."""
 
     cards: tuple[Card, ...]
-    fine: np.ndarray        # (cards, cells) normalised ink, fine cells
-    coarse: np.ndarray      # (cards, cells) normalised ink, coarse cells
+    fine: np.ndarray        # (cards, cells) normalised weighted ink, fine cells
+    coarse: np.ndarray      # (cards, cells) normalised weighted ink, coarse cells
     hues: np.ndarray        # (cards, 2)
+    fine_w: np.ndarray      # per-cell weights: where the deck's bands differ from each other
+    coarse_w: np.ndarray
+    halves: tuple[np.ndarray, np.ndarray]   # (cards, cells) left and right halves, normalised
+    half_cols: int          # fine cells per row in the left half
 
 
 def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
     """Measures of an upright card face already at `s.px_per_mm` and in reflectance."""
     return Maps.of(face_refl, s)
+
+
+def _cell_weights(raw: np.ndarray) -> np.ndarray:
+    """Weight of each cell: its spread over the deck (cells alike on every card tell nothing).
+
+    Learned from whatever deck is enrolled, so a printing's own layout decides where to look
+    (the digit's corner, the mark, the name) without the code knowing that layout.
+    """
+    spread = raw.std(axis=0)
+    return (spread / max(float(spread.max()), 1e-6)).astype(np.float32)
 
 
 def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Templates:
@@ -171,11 +197,26 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     zero = np.zeros(1, np.int64)
     for face in faces_refl:
         m = face_maps(face, s)
-        fine.append(descriptors(m, zero, zero, False)[0])
-        coarse.append(descriptors(m, zero, zero, True)[0])
+        fine.append(raw_cells(m, zero, zero, False)[0])
+        coarse.append(raw_cells(m, zero, zero, True)[0])
         hues.append(hue(m, 0, 0))
-    return Templates(cards, np.array(fine, np.float32), np.array(coarse, np.float32),
-                     np.array(hues, np.float32))
+    fine_a, coarse_a = np.array(fine, np.float32), np.array(coarse, np.float32)
+    fw, cw = _cell_weights(fine_a), _cell_weights(coarse_a)
+    rows, cols = _grid(s, False)
+    half = len(cols) // 2
+    left, right = _split(fine_a * fw, len(rows), half)
+    # Finding tops wants what all bands share (the band itself): the coarse cells stay plain.
+    return Templates(cards, _normalise(fine_a * fw).astype(np.float32),
+                     _normalise(coarse_a).astype(np.float32),
+                     np.array(hues, np.float32), fw, cw,
+                     (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32)),
+                     half)
+
+
+def _split(cells: np.ndarray, n_rows: int, half: int) -> tuple[np.ndarray, np.ndarray]:
+    """Left and right halves of band descriptors (rows of cells, row-major)."""
+    g = cells.reshape(len(cells), n_rows, -1)
+    return (g[:, :, :half].reshape(len(cells), -1), g[:, :, half:].reshape(len(cells), -1))
 
 
 # -- one column -----------------------------------------------------------------------------------
@@ -204,18 +245,33 @@ def _runs(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
 
 
 def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.ndarray:
-    """Pixels unlike the bare table: cards (and anything else laid or held over it)."""
-    d = refl - np.asarray(table, np.float32)
+    """Pixels unlike the bare table: cards (and anything else laid or held over it).
+
+    `table` is the table's reflectance per row (rows x 3), so light falling off along the
+    zone does not turn the table into card.  Paper is also brighter than any table a card
+    game is played on, which catches pale tables whose colour is close to the paper's.
+    """
+    t = np.asarray(table, np.float32)
+    t = t[:, None, :] if t.ndim == 2 else t[None, None, :]
+    d = refl - t
     d2 = cv2.transform(d * d, np.ones((1, 3), np.float32))
-    return d2[:, :, 0] > s.card_delta ** 2 if d2.ndim == 3 else d2 > s.card_delta ** 2
+    d2 = d2[:, :, 0] if d2.ndim == 3 else d2
+    brighter = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
+    brighter = brighter[:, :, 0] if brighter.ndim == 3 else brighter
+    return (d2 > s.card_delta ** 2) | (brighter > s.paper_delta)
 
 
 def table_colour(refl: np.ndarray, s: ReadingSettings) -> np.ndarray:
-    """The bare table's reflectance in a strip: its outer margins, where no card reaches."""
+    """The bare table's reflectance along a strip (rows x 3): its outer margins, where no card
+    reaches, smoothed along the strip."""
     w = refl.shape[1]
     edge = max(2, s.px(4.0))
-    margins = np.concatenate([refl[::2, :edge].reshape(-1, 3), refl[::2, w - edge:].reshape(-1, 3)])
-    return np.median(margins, axis=0).astype(np.float32)
+    margins = np.concatenate([refl[:, :edge], refl[:, w - edge:]], axis=1)
+    per_row = np.median(margins, axis=1).astype(np.float32)          # rows x 3
+    k = max(3, s.px(20.0) | 1)
+    # A running median would resist a card corner poking into a margin; a box of medians is
+    # close enough and far cheaper.
+    return cv2.blur(per_row[:, None, :], (1, k))[:, 0, :]
 
 
 def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
@@ -318,16 +374,30 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
 
 
 def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
-    """Name the card whose top-left corner is near (top, left), trying small offsets."""
+    """Name the card whose top-left corner is near (top, left).
+
+    First the card is centred sideways on coarse cells (the mask's edges may belong to the
+    card beneath); then each half of the band is aligned on its own with every candidate,
+    which absorbs a card turned by a few degrees.
+    """
     s = m.s
-    r = s.px(s.refine_mm)
-    offs = np.arange(-r, r + 1)
-    dy, dx = np.meshgrid(offs, offs, indexing="ij")
+    wide = s.px(s.side_search_mm)
+    xs = left + np.arange(-wide, wide + 1)
+    ys = np.full(len(xs), top)
+    coarse = (descriptors(m, ys, xs, True) @ tpl.coarse.T).max(axis=1)
+    left = int(xs[int(np.argmax(coarse))])
+    ry, rx = s.px(s.refine_mm), max(1, s.px(s.refine_mm) // 2)
+    dy, dx = np.meshgrid(np.arange(-ry, ry + 1), np.arange(-rx, rx + 1), indexing="ij")
     tops = top + dy.ravel()
     lefts = left + dx.ravel()
-    sims = descriptors(m, tops, lefts, False) @ tpl.fine.T
-    k = int(np.argmax(sims.max(axis=1)))
-    shape = sims[k]
+    raw = raw_cells(m, tops, lefts, False) * tpl.fine_w
+    rows, _ = _grid(s, False)
+    lh, rh = _split(raw, len(rows), tpl.half_cols)
+    sim_l = _normalise(lh) @ tpl.halves[0].T          # (offsets, cards)
+    sim_r = _normalise(rh) @ tpl.halves[1].T
+    shape = 0.5 * (sim_l.max(axis=0) + sim_r.max(axis=0))
+    best = int(np.argmax(shape))
+    k = int(np.argmax(sim_l[:, best] + sim_r[:, best]))
     h = hue(m, int(tops[k]), int(lefts[k]))
     dist = np.linalg.norm(tpl.hues - h[None, :], axis=1)
     score = shape - s.colour_weight * dist

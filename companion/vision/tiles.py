@@ -87,6 +87,26 @@ def _decode(gray: np.ndarray) -> list[tuple[str, np.ndarray, str | None]]:
     return out
 
 
+def _sharpen(gray: np.ndarray, sigma: float) -> np.ndarray:
+    return cv2.addWeighted(gray, 1.8, cv2.GaussianBlur(gray, (0, 0), sigma), -0.8, 0)
+
+
+def _prepared(gray: np.ndarray, name: str) -> tuple[np.ndarray, float]:
+    """One retry pass of the decoder: the image to decode and its scale."""
+    if name == "sharp":
+        return _sharpen(gray, 2.0), 1.0
+    if name == "adaptive":
+        return cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                     cv2.THRESH_BINARY, 31, 5), 1.0
+    if name == "enlarged":
+        big = cv2.resize(gray, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_CUBIC)
+        return _sharpen(big, 3.0), 1.5
+    if name == "clahe":
+        return cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(gray), 1.0
+    from .errors import ConfigError
+    raise ConfigError(f"unknown tile decoding pass {name!r} in config.yaml")
+
+
 def decode_region(gray: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[TileSighting]:
     """Every flag tile decoded in a grey image (or a crop of one at `offset`), passes included."""
     cfg = load_config()["tiles"]
@@ -106,17 +126,12 @@ def decode_region(gray: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[Ti
                 found.setdefault(s.flag, []).append(s)
 
     run(gray, 1.0)
-    passes: list[tuple[np.ndarray, float]] = []
-    if len(found) < FLAG_COUNT:
-        for scale in cfg["retry_scales"]:
-            passes.append((cv2.resize(gray, None, fx=scale, fy=scale,
-                                      interpolation=cv2.INTER_CUBIC), float(scale)))
-        if cfg["retry_clahe"]:
-            clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
-            passes.append((clahe.apply(gray), 1.0))
-    for img, scale in passes:
+    # Blur, noise and JPEG defeat zbar at the rig's ~3 px per module: try cheap remedies in
+    # turn until every tile is read (each pass only costs when the previous one missed some).
+    for name in cfg["retry_passes"]:
         if len(found) >= FLAG_COUNT:
             break
+        img, scale = _prepared(gray, str(name))
         before = {k: len(v) for k, v in found.items()}
         run(img, scale)
         # A retry pass may only add flags it newly found; re-reads of known ones are dropped.

@@ -1,0 +1,238 @@
+"""Accuracy of the camera pipeline over labelled frames (habit 10).
+
+A labelled folder holds `NAME.png` (or `.jpg`) frames, each with `NAME.json`, the true
+`battleline-observation/1`.  `generate(...)` writes such a folder from the synthetic renderer;
+`evaluate_folder(...)` reads every frame with a fresh `TableReader` and counts cards right,
+wrong (and whether flagged doubtful), doubtful and missed, and tiles and claimed flags right.
+Cards at flags the truth marks obstructed (a hand over them) are counted apart.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from companion.rules.cards import Card
+from companion.rules.position import SIDES
+
+from . import cvcompat
+from .deck import Deck
+from .errors import VisionError
+from .observation import Observation, ObservationError
+
+log = logging.getLogger(__name__)
+
+
+
+@dataclass(slots=True)
+class Score:
+    """Counts over a set of frames; `add` one frame's read against its truth."""
+
+    frames: int = 0
+    cards: int = 0            # true cards in unobstructed places
+    right: int = 0            # read right and not flagged
+    doubtful: int = 0         # flagged doubtful (right or wrong)
+    doubtful_right: int = 0   # ... whose best guess was right anyway
+    wrong: int = 0            # read wrong and not flagged: the failure that matters
+    missed: int = 0           # true cards not read at all
+    extra: int = 0            # reads where no card lies, not flagged
+    tiles: int = 0
+    tiles_right: int = 0
+    claimed: int = 0          # true claimed flags
+    claimed_right: int = 0
+    obstructed_cards: int = 0
+    obstructed_flags: int = 0
+    obstructed_found: int = 0
+    false_obstructed: int = 0
+    errors: int = 0           # frames the pipeline refused (a VisionError)
+    times: list[float] = field(default_factory=list)
+    mistakes: list[str] = field(default_factory=list)
+
+    def add(self, obs: Observation, truth: Observation, name: str = "") -> None:
+        self.frames += 1
+        hidden = set(truth.obstructed)
+        self.obstructed_flags += len(hidden)
+        self.obstructed_found += len(hidden & set(obs.obstructed))
+        self.false_obstructed += len(set(obs.obstructed) - hidden)
+        doubts = {(d.where, d.index) for d in obs.doubtful}
+        for f_obs, f_true in zip(obs.flags, truth.flags):
+            self.tiles += 1
+            self.tiles_right += f_obs.tile == f_true.tile
+            if f_true.tile in ("north", "south"):
+                self.claimed += 1
+                self.claimed_right += f_obs.tile == f_true.tile
+            elif f_obs.tile != f_true.tile:
+                self.mistakes.append(f"{name}: flag {f_true.flag} tile {f_obs.tile} "
+                                     f"(truth {f_true.tile})")
+            for side in SIDES:
+                where = f"flag {f_true.flag} {side}"
+                if f_true.flag in hidden:
+                    self.obstructed_cards += len(f_true.side(side))
+                    continue
+                self._lists(f_obs.side(side), f_true.side(side), where, doubts, name)
+        for side in SIDES:
+            self._lists(obs.offline(side), truth.offline(side), f"offline {side}", doubts, name)
+
+    def _lists(self, got: tuple[Card, ...], want: tuple[Card, ...], where: str,
+               doubts: set[tuple[str, int]], name: str) -> None:
+        self.cards += len(want)
+        for op, i, j in _align(got, want):
+            flagged = i is not None and (where, i) in doubts
+            if op == "same":
+                if flagged:
+                    self.doubtful += 1
+                    self.doubtful_right += 1
+                else:
+                    self.right += 1
+            elif op == "sub":
+                if flagged:
+                    self.doubtful += 1
+                else:
+                    self.wrong += 1
+                    self.mistakes.append(f"{name}: {where} #{i}: read {got[i]} for {want[j]}")
+            elif op == "extra":
+                if flagged:
+                    self.doubtful += 1
+                else:
+                    self.extra += 1
+                    self.mistakes.append(f"{name}: {where} #{i}: read {got[i]} where none lies")
+            else:
+                self.missed += 1
+                self.mistakes.append(f"{name}: {where}: missed {want[j]}")
+
+    def summary(self) -> dict[str, float | int]:
+        n = max(self.cards, 1)
+        return {
+            "frames": self.frames, "errors": self.errors, "cards": self.cards,
+            "right_pct": 100.0 * self.right / n,
+            "wrong_unflagged_pct": 100.0 * (self.wrong + self.extra) / n,
+            "doubtful_pct": 100.0 * self.doubtful / n,
+            "missed_pct": 100.0 * self.missed / n,
+            "tiles_right": self.tiles_right, "tiles": self.tiles,
+            "claimed_right": self.claimed_right, "claimed": self.claimed,
+            "obstructed_found": self.obstructed_found, "obstructed_flags": self.obstructed_flags,
+            "false_obstructed": self.false_obstructed,
+            "obstructed_cards_skipped": self.obstructed_cards,
+        }
+
+    def lines(self) -> list[str]:
+        s = self.summary()
+        out = [f"frames {s['frames']} (refused {s['errors']}), cards {s['cards']}",
+               f"cards right      {s['right_pct']:7.2f} %   (target >= 99.5 %)",
+               f"wrong, unflagged {s['wrong_unflagged_pct']:7.2f} %   (target <= 0.1 %)",
+               f"doubtful         {s['doubtful_pct']:7.2f} %   (target <= 1 %)",
+               f"missed           {s['missed_pct']:7.2f} %",
+               f"tiles right      {s['tiles_right']}/{s['tiles']}, claimed flags right "
+               f"{s['claimed_right']}/{s['claimed']}",
+               f"obstructed flags found {s['obstructed_found']}/{s['obstructed_flags']}, "
+               f"false alarms {s['false_obstructed']} "
+               f"({s['obstructed_cards_skipped']} cards under hands not scored)"]
+        if self.times:
+            out.append(f"read time: median {1000 * float(np.median(self.times)):.1f} ms")
+        return out
+
+
+def _align(got: tuple[Card, ...], want: tuple[Card, ...]
+           ) -> list[tuple[str, int | None, int | None]]:
+    """The cheapest alignment of a read list with the true one (substitution or gap: cost 1)."""
+    n, m = len(got), len(want)
+    cost = np.zeros((n + 1, m + 1), np.int32)
+    cost[:, 0] = np.arange(n + 1)
+    cost[0, :] = np.arange(m + 1)
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            cost[i, j] = min(cost[i - 1, j - 1] + (got[i - 1] != want[j - 1]),
+                             cost[i - 1, j] + 1, cost[i, j - 1] + 1)
+    ops: list[tuple[str, int | None, int | None]] = []
+    i, j = n, m
+    while i or j:
+        if i and j and cost[i, j] == cost[i - 1, j - 1] + (got[i - 1] != want[j - 1]):
+            ops.append(("same" if got[i - 1] == want[j - 1] else "sub", i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif i and cost[i, j] == cost[i - 1, j] + 1:
+            ops.append(("extra", i - 1, None))
+            i -= 1
+        else:
+            ops.append(("missed", None, j - 1))
+            j -= 1
+    return ops[::-1]
+
+
+# -- labelled folders ---------------------------------------------------------------------------
+def labelled_frames(directory: str | Path) -> list[tuple[Path, Path]]:
+    d = Path(directory)
+    if not d.is_dir():
+        raise VisionError(f"{d} is not a folder of labelled frames")
+    pairs = []
+    for img in sorted(d.iterdir()):
+        if img.suffix.lower() in (".png", ".jpg", ".jpeg") and img.with_suffix(".json").exists():
+            pairs.append((img, img.with_suffix(".json")))
+    if not pairs:
+        raise VisionError(f"{d} holds no labelled frames (NAME.png with NAME.json)")
+    return pairs
+
+
+def evaluate_folder(directory: str | Path, deck: Deck) -> Score:
+    """Read every labelled frame of a folder (each on its own) and score it."""
+    from .pipeline import TableReader
+    score = Score()
+    for img_path, truth_path in labelled_frames(directory):
+        try:
+            truth = Observation.loads(truth_path.read_text(encoding="utf-8"))
+        except ObservationError as exc:
+            raise VisionError(f"{truth_path}: {exc}") from None
+        frame = cvcompat.imread(img_path)
+        reader = TableReader(deck, allow_missing_tiles=True)
+        t0 = time.perf_counter()
+        try:
+            obs = reader.read(frame)
+        except VisionError as exc:
+            score.errors += 1
+            score.mistakes.append(f"{img_path.name}: refused: {exc}")
+            continue
+        score.times.append(time.perf_counter() - t0)
+        score.add(obs, truth, img_path.name)
+    return score
+
+
+def printing_named(name: str):  # noqa: ANN201
+    """A synthetic printing by name: `classic`, `bold` or `random-N`."""
+    from .synth import PRINTINGS, random_printing
+    if name in PRINTINGS:
+        return PRINTINGS[name]
+    if name.startswith("random-") and name[7:].isdigit():
+        return random_printing(int(name[7:]))
+    raise VisionError(f"unknown printing {name!r}: use {', '.join(sorted(PRINTINGS))} or random-N")
+
+
+def generate(directory: str | Path, count: int, printing: str, seed: int,
+             degrade: bool = True, hands: float = 0.15) -> list[Path]:
+    """Write `count` labelled frames of random tables drawn in `printing` (a name, or
+    `random-N`), seeded; with `degrade`, each frame gets a random mix of camera faults."""
+    from .synth import Degrade, render
+    from .synth.dataset import random_scene
+    pr = printing_named(printing)
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng([seed, 0xE7A1])
+    out = []
+    for i in range(count):
+        # A hand in the scene (not in the faults): the truth lists the flags it covers.
+        scene = random_scene(rng, hand=degrade and bool(rng.random() < hands))
+        deg = Degrade.random(rng, hand=False) if degrade else Degrade.none()
+        frame = render(scene, pr, seed=int(rng.integers(1 << 30)), degrade=deg)
+        name = d / f"{printing}-{seed}-{i:04d}"
+        cvcompat.imwrite(name.with_suffix(".png"), frame)
+        name.with_suffix(".json").write_text(json.dumps(scene.observation().to_json()),
+                                             encoding="utf-8")
+        out.append(name.with_suffix(".png"))
+    return out
+
+
+__all__ = ["Score", "evaluate_folder", "generate", "labelled_frames", "printing_named"]
