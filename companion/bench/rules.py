@@ -123,6 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     board: list[float] = []
     board_raw: list[float] = []
     hard: list[float] = []
+    texts: list[float] = []
     gc.collect()
     gc.disable()
     try:
@@ -142,6 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     opp: Side = "south" if side == "north" else "north"
                     if f.claimed is None and f.complete(side) and not f.complete(opp):
                         hard.append(timed(lambda: prove(p, n, side))[0])
+                        if len(texts) < 5000:
+                            texts.append(timed(lambda: prove(p, n, side).to_json())[0])
     finally:
         gc.enable()
 
@@ -159,6 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if mud:
         row("prove(), of which at a Mud flag", mud, TARGET_MEDIAN_MS, TARGET_WORST_MS)
     row("prove(), claimant complete, opponent not", hard, TARGET_MEDIAN_MS, TARGET_WORST_MS)
+    row("prove().to_json(), with the English proof", texts, None, None)
     row("claimable(), all 18 pairs", board, TARGET_BOARD_MEDIAN_MS, None)
     row("claimable(), the same, slowest single run", board_raw, None, None)
     ok = (statistics.median(single) <= TARGET_MEDIAN_MS and max(single) <= TARGET_WORST_MS

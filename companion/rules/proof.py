@@ -72,6 +72,7 @@ _T: dict[str, dict[str, str]] = {
     "needs": {"en": "{target} needs {cards}", "fr": "{target} exige {cards}"},
     "more": {"en": "{count} more, each short of a card on the table",
              "fr": "{count} autres, à chacune il manque une carte posée sur la table"},
+    "misfit": {"en": "{wilds} cannot stand in it", "fr": "{wilds} ne peut pas y prendre place"},
     "wild-short": {"en": " ({wilds} cannot fill every gap)",
                    "fr": " ({wilds} ne peut pas combler tous les vides)"},
     "phalanx-short": {"en": "{x}s: {k} more needed, {u} left off the table",
@@ -261,6 +262,7 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
             continue
         targets: list[str] = []
         extra = 0
+        short = False  # some run lacks cards that are on the table
         for colour in colours:
             for start in range(11 - size, 0, -1):
                 run = range(start, start + size)
@@ -278,7 +280,10 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
                     continue
                 label = (f"{colour_name(COLOURS[colour], naming)} " if colour >= 0 else "") + \
                     "-".join(map(str, run))
-                if cat == "wedge":
+                short |= bool(gone)
+                if not gone:  # every card is there to take, but the wildcards do not fit the run
+                    targets.append(label + _t("colon", lang) + _t("misfit", lang, wilds=card_list(wilds, naming, lang)))
+                elif cat == "wedge":
                     blocked = _located([troop_of(colour, x) for x in gone], where, naming, lang)
                     targets.append(_t("needs", lang, target=label, cards=blocked))
                 else:
@@ -287,7 +292,7 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
         if targets:
             sep = _t("sep", lang)
             more = sep + _t("more", lang, count=extra) if extra else ""
-            no(cat, sep.join(targets) + more + wild_note, same)
+            no(cat, sep.join(targets) + more + (wild_note if short else ""), same)
 
     # Phalanx: every value the opponent's cards allow (wildcards included).
     if rank <= 4:

@@ -254,3 +254,30 @@ def test_late_game_proof_lists_what_is_left() -> None:
     v = prove(p, 1, "north")
     assert v.reason == "cannot-beat"
     assert "Only 3 Troop card(s) are not on the table: purple 2, orange 3 and yellow 4" in v.proof()
+
+
+def test_every_verdict_has_a_proof_in_every_naming() -> None:
+    """Proof texts never fail, whatever the board (all reasons, wildcards, Fog, Mud)."""
+    rng = random.Random(21)
+    for i in range(1200):
+        p = random_position(rng, discards=(0, 40), p_morale=0.8, p_env=0.6,
+                            focus=rng.randint(1, 9) if i % 2 else None)
+        for v in claimable(p).values():
+            for lang, naming in (("en", "gmt-en"), ("fr", "gmt-fr"), ("fr", "medieval-fr")):
+                text = v.proof(lang, naming)  # type: ignore[arg-type]
+                assert text and "{" not in text and len(text.splitlines()) <= 12
+
+
+def test_a_wildcard_that_does_not_fit_the_run_is_named() -> None:
+    B = oracle.BY_CODE
+    north = (B["R10"], B["B10"], B["Y9"])
+    south = (B["CAVALRY"], B["G1"])
+    greens = tuple(B[f"G{v}"] for v in range(2, 11))
+    p = Position((FlagPosition(north, south),) + (FlagPosition(),) * 8, greens)
+    v = prove(p, 1, "north")
+    assert v.reason == "cannot-beat"
+    text = v.proof()
+    assert "No Skirmish at all: 1-2-3: Companion Cavalry cannot stand in it." in text
+    assert "green 1-2-3 needs green 2 (discards) and green 3 (discards)" in text
+    assert "No Phalanx: Companion Cavalry and green 1 are not of one value." in text
+    assert "ne peut pas y prendre place" in v.proof("fr")
