@@ -53,7 +53,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         position = Position.loads(text)
     except CompanionError as exc:
-        raise type(exc)(f"{args.position}: {exc}") from None
+        source = "standard input" if args.position == "-" else args.position
+        raise type(exc)(f"{source}: {exc}") from None
     verdict = prove(position, args.flag, args.player)
     _emit(sys.stdout, verdict.to_json(args.lang, args.naming))
     return 0

@@ -136,3 +136,17 @@ def test_french_proof_names_cards_in_french_by_default(tmp_path: Path,
     assert main(["claim", str(path), "--flag", "3", "--player", "north", "--lang", "fr"]) == 0
     proof = json.loads(capsys.readouterr().out)["proof"]
     assert "Pointe rouge 5-6-7" in proof and "bleu 10 (défausse)" in proof and "blue" not in proof
+
+
+def test_single_claim_from_stdin(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    text = json.dumps(CASES["cannot-complete"]["position"])
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8"))
+    assert main(["claim", "-", "--flag", "1", "--player", "north"]) == 0
+    assert json.loads(capsys.readouterr().out)["reason"] == "cannot-complete"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"[]"), encoding="utf-8"))
+    assert main(["claim", "-", "--flag", "1", "--player", "north"]) == 2
+    assert capsys.readouterr().err.strip() == \
+        "companion claim: standard input: a position must be a JSON object"
