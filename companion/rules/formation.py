@@ -3,7 +3,8 @@
 `best_formation` rates a complete side, choosing every wildcard at best (D1); `best_completion`
 gives the strongest formation a side can still reach with cards from a pool of unseen Troops
 (the prover's question, D7).  Both search category by category, strongest first, and never
-enumerate completions.
+enumerate completions.  A formation is made of distinct cards: a wildcard may copy a card seen
+elsewhere on the table (D1) but never another card of its own formation.
 """
 
 from __future__ import annotations
