@@ -299,3 +299,14 @@ def test_a_turned_camera_keeps_the_table_in_view() -> None:
         edges = np.concatenate([gray[:2].ravel(), gray[-2:].ravel(), gray[:, :2].ravel(),
                                 gray[:, -2:].ravel()])
         assert (edges < 235).all(), tilt_dir
+
+
+def test_any_integer_seed_works_and_others_are_refused() -> None:
+    scene = busy_scene()
+    small = render_lores(scene, printing_a(), -5)
+    assert np.array_equal(small, render_lores(scene, printing_a(), -5))
+    assert random_printing(-3) == random_printing(-3)
+    with pytest.raises(SynthError, match="1.5"):
+        render(scene, printing_a(), 1.5)  # type: ignore[arg-type]
+    with pytest.raises(SynthError, match="Degrade"):
+        render(scene, printing_a(), 1, "blur")  # type: ignore[arg-type]

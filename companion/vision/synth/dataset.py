@@ -39,7 +39,7 @@ def random_scene(rng: np.random.Generator, fill: float | None = None,
     morale = [c for c in _MORALE if rng.random() < 0.25 * fill]
     env = {c: int(rng.integers(1, FLAG_COUNT + 1)) for c in TACTICS
            if c.family == "environment" and rng.random() < 0.3 * fill}
-    flags = []
+    flags: list[FlagScene] = []
     for n in range(1, FLAG_COUNT + 1):
         here_env = [c for c, f in env.items() if f == n]
         size = 4 if any(c.code == "MUD" for c in here_env) else 3
@@ -142,7 +142,7 @@ def write_dataset(directory: Path | str, count: int, seed: int = 0,
 
 def _degrade_json(d: Degrade) -> dict[str, object]:
     out: dict[str, object] = {}
-    for name in Degrade.__slots__:  # type: ignore[attr-defined]
+    for name in Degrade.__slots__:
         value = getattr(d, name)
         if isinstance(value, Hand):
             value = {"side": value.side, "x_mm": value.x_mm, "y_mm": value.y_mm}

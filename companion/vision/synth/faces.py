@@ -117,9 +117,16 @@ def _hsv(rng: np.random.Generator, bounds: tuple[tuple[float, float], ...]) -> B
     return int(round(b * 255)), int(round(g * 255)), int(round(r * 255))
 
 
+def seed_words(seed: int) -> int:
+    """Any integer seed as the non-negative integer numpy's generators take."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise SynthError(f"a seed must be an integer, not {seed!r}")
+    return int(seed) % (1 << 64)
+
+
 def random_printing(seed: int) -> Printing:
     """A printing never seen before, drawn from `seed` within sensible bounds."""
-    rng = np.random.default_rng([seed, 0x5EED])
+    rng = np.random.default_rng([seed_words(seed), 0x5EED])
     tint = rng.uniform(-12, 6, 3)
     paper = tuple(int(np.clip(246 + t, 200, 255)) for t in tint)
     ink_v = int(rng.integers(10, 60))
@@ -331,7 +338,7 @@ def _body(pen: _Pen, card: Card) -> None:
     else:
         colour = pr.tactic_colours[_FAMILY_INDEX[card.family]]
         cx, cy = CARD_W / 2, (top + bottom) / 2 - 6
-        _symbol(pen, card.code, cx, cy, 15.0, colour)
+        _symbol(pen, card.code, cx, cy, 12.5, colour)
         pen.text(card.name("gmt-en").upper(), (5, bottom - 16, CARD_W - 5, bottom - 9), pr.ink)
         pen.text(card.family.upper(), (14, bottom - 7, CARD_W - 14, bottom - 2), colour)
 

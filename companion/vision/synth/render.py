@@ -21,7 +21,7 @@ from companion.vision.geometry import (
     CARD_H, CARD_W, CLAIMED_OFFSET, ECHELON_STEP, FIRST_CARD_GAP, FLAG_PITCH, FRAME_H, FRAME_W,
     LORES_H, LORES_W, OFFLINE_GAP, PX_PER_MM, TILE_H, TILE_W, ZONE_DEPTH)
 from companion.vision.synth.errors import SynthError
-from companion.vision.synth.faces import Printing, card_face
+from companion.vision.synth.faces import Printing, card_face, seed_words
 from companion.vision.synth.scene import Hand, Scene
 from companion.vision.tilesheet import tile_image
 
@@ -492,7 +492,8 @@ def placements(scene: Scene, seed: int = 0, size: tuple[int, int] = (FRAME_W, FR
     """
     w, h = size
     s = PX_PER_MM * w / FRAME_W
-    tiles, cards = _layout(scene, scene.table_seed if scene.table_seed is not None else seed)
+    tiles, cards = _layout(scene, seed_words(scene.table_seed if scene.table_seed is not None
+                                             else seed))
     out = [Placement(f"tile {flag}", w / 2 + x * s, h / 2 + y * s, a) for flag, x, y, a in tiles]
     out += [Placement(c.card.code, w / 2 + c.x * s, h / 2 + c.y * s, c.angle) for c in cards]
     return tuple(out)
@@ -513,8 +514,11 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
     if not (32 <= w <= 8192 and 18 <= h <= 8192):
         raise SynthError(f"frame size {size!r} is out of range")
     d = degrade if degrade is not None else Degrade.none()
+    if not isinstance(d, Degrade):
+        raise SynthError(f"render's degrade must be a Degrade, not {type(d).__name__}")
+    seed = seed_words(seed)
     rng = np.random.default_rng([seed, 0xF4A3E])
-    layout_seed = scene.table_seed if scene.table_seed is not None else seed
+    layout_seed = seed_words(scene.table_seed) if scene.table_seed is not None else seed
     s = PX_PER_MM * w / FRAME_W
     k = w / FRAME_W                                   # degradations scale with the frame
     mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
