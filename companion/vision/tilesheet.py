@@ -45,7 +45,11 @@ def qr_modules(text: str) -> np.ndarray:
 
     Level H error correction: a finger or the flag piece's shadow may hide a corner.
     """
-    params = cv2.QRCodeEncoder_Params()
+    if not hasattr(cv2, "QRCodeEncoder"):
+        raise TileSheetError("this OpenCV build has no QR encoder (OpenCV 4.5.3 or later)")
+    # The parameters class is nested in some OpenCV releases and flat in others.
+    make = getattr(cv2.QRCodeEncoder, "Params", None) or getattr(cv2, "QRCodeEncoder_Params")
+    params = make()
     params.correction_level = cv2.QRCODE_ENCODER_CORRECT_LEVEL_H
     img = cv2.QRCodeEncoder.create(params).encode(text)
     dark = img < 128
@@ -159,11 +163,11 @@ def sheet_image(dpi: int = SHEET_DPI) -> np.ndarray:
     gap = 12.0
     grid_w = 3 * TILE_W + 2 * gap
     x0 = (A4_MM[0] - grid_w) / 2
-    y0 = 32.0
+    y0 = 22.0
     thick = max(1, int(round(0.5 * s)))
     title = "Battle Line companion - flag tiles (print at 100%, top edge towards NORTH)"
     scale = _fit_text(title, (A4_MM[0] - 30) * s, 4.0 * s, thick)
-    cv2.putText(sheet, title, p(15, 18), _FONT, scale, 0, thick, cv2.LINE_AA)
+    cv2.putText(sheet, title, p(15, 14), _FONT, scale, 0, thick, cv2.LINE_AA)
     thin = max(1, int(round(0.25 * s)))
     for i in range(FLAG_COUNT):
         row, col = divmod(i, 3)
@@ -181,7 +185,7 @@ def sheet_image(dpi: int = SHEET_DPI) -> np.ndarray:
                 cv2.line(sheet, p(cx, cy + dy * 1.5), p(cx, cy + dy * 5.0), 0, thin)
 
     # A 100 mm ruler with 10 mm ticks: measure it to check the print scale.
-    ry = y0 + 3 * TILE_H + 2 * gap + 18.0
+    ry = y0 + 3 * TILE_H + 2 * gap + 14.0
     rx = (A4_MM[0] - 100.0) / 2
     cv2.line(sheet, p(rx, ry), p(rx + 100, ry), 0, thick)
     for k in range(11):
@@ -195,10 +199,13 @@ def sheet_image(dpi: int = SHEET_DPI) -> np.ndarray:
     (tw, _), _ = cv2.getTextSize(label, _FONT, scale, thin)
     cv2.putText(sheet, label, (int(round((rx + 50) * s - tw / 2)), p(0, ry + 6.0)[1]),
                 _FONT, scale, 0, thin, cv2.LINE_AA)
-    note = (f"Tiles {TILE_W:.0f} x {TILE_H:.0f} mm, codes {QR_SIZE:.0f} mm with quiet zone. "
-            "Lay them in a line, about 90 mm apart, camera above flag 5.")
-    scale = _fit_text(note, (A4_MM[0] - 30) * s, 3.0 * s, thin)
-    cv2.putText(sheet, note, p(15, ry + 14.0), _FONT, scale, 0, thin, cv2.LINE_AA)
+    notes = (f"Tiles {TILE_W:.0f} x {TILE_H:.0f} mm, codes {QR_SIZE:.0f} mm with their quiet zone. "
+             "Cut along the outside of each black border.",
+             "Lay them in a line, flag 1 on south's left, about 90 mm apart, arrows to north; "
+             "camera above flag 5. See calibration/flag-tiles.md.")
+    scale = min(_fit_text(n, (A4_MM[0] - 30) * s, 3.0 * s, thin) for n in notes)
+    for k, note in enumerate(notes):
+        cv2.putText(sheet, note, p(15, ry + 14.0 + 5.5 * k), _FONT, scale, 0, thin, cv2.LINE_AA)
     return sheet
 
 
