@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 Post = Callable[[Callable[[], None]], None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)   # compared by identity: it holds an image
 class Preview:
     """A small copy of the latest frame for the calibration screen, with what vision saw."""
 
