@@ -36,9 +36,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--printing", default="classic")
     args = parser.parse_args(argv)
 
+    from companion.errors import CompanionError
     from companion.record.store import MatchStore
     from companion.referee import Referee, RefereeSettings
-    from companion.referee.demo import TruthEyes, _frames, _moments, scene_of
+    from companion.referee.demo import TruthEyes, _frames, _moments, _players_answer
     from companion.rules.actions import Pass
     from companion.rules.state import Settings
 
@@ -46,6 +47,7 @@ def main(argv: list[str]) -> int:
     plain: list[float] = []
     with_vision: list[float] = []
     reading: list[float] = []
+    waited = 0
     eyes = TruthEyes()
     vision = None
     vision_error = ""
@@ -53,7 +55,7 @@ def main(argv: list[str]) -> int:
         try:
             from companion.referee.demo import VisionEyes
             vision = VisionEyes(args.printing, 1, None)
-        except ImportError as exc:
+        except CompanionError as exc:
             vision_error = f"vision pipeline not available ({exc})"
     with tempfile.TemporaryDirectory() as tmp:
         for game in range(1, args.games + 1):
@@ -70,7 +72,9 @@ def main(argv: list[str]) -> int:
                         if isinstance(m.action, Pass):
                             referee.pass_turn(m.action.player)
                             continue
-                        frames = list(_frames(m, game, i, False, settings.stable_frames))
+                        calm = settings.stable_frames + (
+                            vision.extra_calm if use_vision and vision is not None else 0)
+                        frames = list(_frames(m, game, False, calm))
                         for scene, moving in frames[:-1]:
                             t += 0.2
                             obs = (vision or eyes).look(scene, moving) if use_vision else \
@@ -81,10 +85,10 @@ def main(argv: list[str]) -> int:
                         before = len(referee.state.actions)
                         if use_vision:
                             assert vision is not None
-                            from companion.vision.synth import render
-                            frame = render(scene, vision.printing, seed=game)
+                            # The still frame is drawn already (the same scene as the frame
+                            # before); timed: motion test and reading, then the referee.
                             start = time.perf_counter()
-                            obs = vision.reader.read(frame)
+                            obs = vision.look(scene, False)
                             read = time.perf_counter()
                             referee.feed(obs, t)
                             end = time.perf_counter()
@@ -94,6 +98,16 @@ def main(argv: list[str]) -> int:
                             start = time.perf_counter()
                             referee.feed(obs, t)
                             end = time.perf_counter()
+                        if len(referee.state.actions) == before and use_vision:
+                            # Doubtful reads wait for the players (not timed); misreads the
+                            # players fix the same way.  Only direct commits are samples.
+                            _players_answer(referee, obs, scene)
+                            if len(referee.state.actions) == before:
+                                print(f"game {game} action {i}: not committed ({m.action}); "
+                                      f"violations: {referee.state.violations}")
+                                break
+                            waited += 1
+                            continue
                         if len(referee.state.actions) == before:
                             print(f"game {game} action {i}: not committed ({m.action}); "
                                   f"violations: {referee.state.violations}")
@@ -107,6 +121,8 @@ def main(argv: list[str]) -> int:
     if with_vision:
         print(_figures("vision read + referee", with_vision))
         print(_figures("  of which the vision read", reading))
+        print(f"  ({waited} more actions waited for the players to confirm a doubtful read; "
+              "not timed)")
     else:
         print(f"vision read + referee: not measured: {vision_error or 'skipped'}")
     worst = statistics.median(with_vision or plain)

@@ -325,11 +325,14 @@ class Referee:
                 self._waiting = None
             return events
         if self._mode == "holding":
+            self._doubts = ()
             what = ("the table differs from the match record; put it back as recorded"
                     if self._hold_reason == "record-differs" else
                     "the table differs from the state after the undo; put it back as it was")
             return self._settle(Violation(self._hold_reason, f"{what} ({_diff(committed, view)})"))
         found = explain(committed, view)
+        if not isinstance(found, Explained):
+            self._doubts = ()  # doubts are asked only about a change that can be committed
         if isinstance(found, Unexplained):
             return self._settle(Violation(found.reason, found.message))
         if isinstance(found, Waiting):

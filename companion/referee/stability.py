@@ -58,7 +58,7 @@ class StabilityFilter:
         else:
             self._count += 1
         if (not self._emitted and self._count >= self._settings.stable_frames
-                and t - self._since >= self._settings.stable_seconds):
+                and t - self._since >= self._settings.stable_seconds - 1e-9):
             self._emitted = True
             return Stable(observation, view, t)
         return None
