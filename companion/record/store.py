@@ -299,21 +299,27 @@ class MatchStore:
                 raise RecordError(f"there is no match database at {self.path}")
             _create(self.path)
         inspect_file(self.path)
+        conn: sqlite3.Connection | None = None
         try:
             if readonly:
                 conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                       isolation_level=None, check_same_thread=False)
+                                       isolation_level=None, check_same_thread=False,
+                                       timeout=10.0)
             else:
                 conn = sqlite3.connect(self.path, isolation_level=None,
                                        check_same_thread=False, timeout=10.0)
                 mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
                 if str(mode).lower() != "wal":
-                    conn.close()
                     raise RecordError(f"match database {self.path} cannot use a WAL journal "
                                       f"(journal mode {mode})")
+                # FULL: in WAL mode, NORMAL may lose the last commits on a power cut.
                 conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, RecordError) as exc:
+            if conn is not None:
+                conn.close()
+            if isinstance(exc, RecordError):
+                raise
             raise RecordError(f"cannot open match database {self.path}: {exc}") from None
         self._conn = conn
 
@@ -504,6 +510,10 @@ class MatchStore:
                 raise EntryError(f"a claim entry holds {action!r}, which is not a claim")
             player, action = parsed.player, str(parsed)
         check_entry_fields(kind, player, turn, index, action, code, message, data, key)
+        if data is not None:
+            # As it will read back (tuples become lists), so that a repeated append by a
+            # resuming writer compares equal to the committed entry.
+            data = json.loads(_dumps(data))
         if frame is not None:
             _check_jpeg(frame)
         elif observation is not None:
@@ -737,7 +747,8 @@ class MatchStore:
     def effective_actions(self, match_id: int, round: int | None = None) -> list[Action]:
         """The actions in force in a round (default: the last), after undos and corrections."""
         from .replay import effective_actions
-        return effective_actions(self.entries(match_id), round=round)
+        rounds = self.header(match_id).rounds
+        return effective_actions(self.entries(match_id), round=round, rounds=rounds)
 
     def replay(self, match_id: int, round: int | None = None) -> list[GameState]:
         """The states of a round (default: the last), the start state first, by replay."""

@@ -86,6 +86,7 @@ def test_rounds_first_player_and_result(tmp_path: Path) -> None:
         entries = store.entries(m)
         assert len(split_rounds(entries, header.rounds)) == 2  # round 2 is open, empty
         assert store.replay(m)[0].to_move == "north"  # the winner plays first next round
+        assert store.effective_actions(m) == []  # the open round is round 2
         assert result(header, entries) == "*"
         store.append_action(m, "N B1@1")
         assert _texts(store, m) == ["N B1@1"]

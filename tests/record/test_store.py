@@ -107,6 +107,12 @@ def test_key_makes_appends_idempotent(tmp_path: Path) -> None:
         with pytest.raises(DuplicateEntryError, match="r1-a0"):
             store.append_action(m, "S R9@3", key="r1-a0", turn=1)
         assert store.entry_by_key(m, "r1-a0") == first
+        # Data is kept as it reads back, so a repeat with tuples is still the same entry.
+        doubt = store.append_doubt(m, "flag-4-south", "O7?", data={"reads": ("O7", "R7")},
+                                   key="d1")
+        assert doubt.data == {"reads": ["O7", "R7"]}
+        assert store.append_doubt(m, "flag-4-south", "O7?", data={"reads": ("O7", "R7")},
+                                  key="d1") == doubt
         assert store.entry_by_key(m, "nope") is None
 
 
