@@ -310,3 +310,17 @@ def test_any_integer_seed_works_and_others_are_refused() -> None:
         render(scene, printing_a(), 1.5)  # type: ignore[arg-type]
     with pytest.raises(SynthError, match="Degrade"):
         render(scene, printing_a(), 1, "blur")  # type: ignore[arg-type]
+
+
+def test_a_held_card_is_drawn_but_not_on_the_table() -> None:
+    held = Hand("south", 10.0, 60.0, 15.0, card=BY_CODE["G7"])
+    empty = Hand("south", 10.0, 60.0, 15.0)
+    scene = busy_scene(hand=held, table_seed=4)
+    assert BY_CODE["G7"] not in scene.observation().cards()
+    with_card = render(scene, printing_a(), 1)
+    without = render(busy_scene(hand=empty, table_seed=4), printing_a(), 1)
+    assert np.abs(with_card.astype(int) - without.astype(int)).max() > 100
+    with pytest.raises(SynthError, match="R8"):
+        busy_scene(hand=Hand("north", 0.0, -60.0, card=BY_CODE["R8"]))
+    with pytest.raises(SynthError, match="R8"):
+        render(busy_scene(), printing_a(), 1, Degrade(hand=Hand("north", 0.0, -60.0, card="R8")))

@@ -81,9 +81,11 @@ def random_scene(rng: np.random.Generator, fill: float | None = None,
     if hand:
         side = SIDES[int(rng.integers(2))]
         sign = -1.0 if side == "north" else 1.0
+        # Half the time the player holds the card they are about to lay.
+        held = TROOPS[int(troops.pop())] if troops and rng.random() < 0.5 else None
         arm = Hand(side, float((rng.integers(1, 10) - 5) * FLAG_PITCH + rng.uniform(-30, 30)),
                    float(sign * rng.uniform(20, 180)), float(rng.uniform(-25, 25)),
-                   float(rng.uniform(70, 100)))
+                   float(rng.uniform(70, 100)), held)
     return Scene(tuple(flags), tuple(offline["north"]), tuple(offline["south"]), arm, table_seed)
 
 
@@ -145,7 +147,8 @@ def _degrade_json(d: Degrade) -> dict[str, object]:
     for name in Degrade.__slots__:
         value = getattr(d, name)
         if isinstance(value, Hand):
-            value = {"side": value.side, "x_mm": value.x_mm, "y_mm": value.y_mm}
+            value = {"side": value.side, "x_mm": value.x_mm, "y_mm": value.y_mm,
+                     "card": value.card.code if value.card else None}
         out[name] = value
     return out
 

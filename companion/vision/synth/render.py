@@ -221,10 +221,11 @@ def _tile_sprite(flag: int, s: float) -> np.ndarray:
     return _bake(img, _full_mask(img.shape[1], img.shape[0]), s, 0.25)
 
 
-def _paste(dst: np.ndarray, sprite: np.ndarray, cx: float, cy: float, angle_deg: float) -> None:
-    """Lay a BGRA `sprite` centred at (cx, cy) px of `dst`, turned by `angle_deg`."""
+def _paste(dst: np.ndarray, sprite: np.ndarray, cx: float, cy: float, angle_deg: float,
+           scale: float = 1.0) -> None:
+    """Lay a BGRA `sprite` centred at (cx, cy) px of `dst`, turned by `angle_deg`, scaled."""
     h, w = sprite.shape[:2]
-    rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle_deg, 1.0)
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle_deg, scale)
     corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ rot.T
     corners += (cx - w / 2, cy - h / 2)
     H, W = dst.shape[:2]
@@ -474,6 +475,13 @@ def _light(frame: np.ndarray, d: Degrade, rng: np.random.Generator) -> np.ndarra
     return frame
 
 
+def _scene_cards(scene: Scene) -> set[Card]:
+    cards = set(scene.offline_north) | set(scene.offline_south)
+    for f in scene.flags:
+        cards.update(f.north, f.south)
+    return cards
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """Where a tile or a card lies in an undegraded frame: centre in px, turn in degrees."""
@@ -531,15 +539,28 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
         frame = cv2.warpPerspective(canvas, hm @ shift, (w, h), flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
     # Arms are above the table: drawn on the camera image, where the table's warp puts them.
+    def to_frame(points_mm: np.ndarray) -> np.ndarray:
+        pts = np.column_stack([w / 2 + points_mm[:, 0] * s, h / 2 + points_mm[:, 1] * s])
+        if hm is not None:
+            pts = cv2.perspectiveTransform(pts[None].astype(np.float64), hm)[0]
+        return pts
+
     for hand in (scene.hand, d.hand):
-        if hand is not None:
-            parts = []
-            for part in hand.parts_mm(edge_y=(h / 2 + my) / s + hand.width_mm):
-                pts = np.column_stack([w / 2 + part[:, 0] * s, h / 2 + part[:, 1] * s])
-                if hm is not None:
-                    pts = cv2.perspectiveTransform(pts[None].astype(np.float64), hm)[0]
-                parts.append(pts)
-            _draw_hand(frame, parts, hand.width_mm * s * d.scale, rng)
+        if hand is None:
+            continue
+        if hand.card is not None:
+            if hand is d.hand and hand.card in _scene_cards(scene):
+                raise SynthError(f"the degradation's hand holds {hand.card}, which is on the table")
+            x, y, turn = hand.held_card_mm()
+            ends = to_frame(np.array([[x, y], [x, y - 10.0]]))
+            dx, dy = ends[0] - ends[1]
+            zoom = math.hypot(dx, dy) / (10.0 * s)
+            seen_turn = math.degrees(math.atan2(dx, dy))   # 0 when the card's axis stays upright
+            sprite = _card_sprite(printing, hand.card.code, s, False)
+            _paste(frame, sprite, float(ends[0][0]), float(ends[0][1]),
+                   turn + seen_turn, zoom * 1.04)          # a little nearer the camera
+        parts = [to_frame(part) for part in hand.parts_mm(edge_y=(h / 2 + my) / s + hand.width_mm)]
+        _draw_hand(frame, parts, hand.width_mm * s * d.scale, rng)
     frame = _light(np.ascontiguousarray(frame), d, rng)
     if d.blur * k >= 0.1:
         frame = cv2.GaussianBlur(frame, (0, 0), d.blur * k)

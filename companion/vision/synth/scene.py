@@ -15,7 +15,7 @@ import numpy as np
 
 from companion.rules.cards import BY_CODE, Card
 from companion.rules.position import FLAG_COUNT, SIDES, Side
-from companion.vision.geometry import CARD_W, FLAG_PITCH, ZONE_DEPTH
+from companion.vision.geometry import CARD_H, CARD_W, FLAG_PITCH, ZONE_DEPTH
 from companion.vision.observation import TILE_STATES, FlagObservation, Observation, TileState
 from companion.vision.synth.errors import SynthError
 
@@ -54,7 +54,9 @@ class FlagScene:
 class Hand:
     """An arm reaching over the table from `side`'s edge, its fingertips at (x_mm, y_mm).
 
-    `angle_deg` tilts the arm from straight across the table; `width_mm` is the forearm's width.
+    `angle_deg` tilts the arm from straight across the table; `width_mm` is the hand's width.
+    `card`, if any, is held under the fingers, about to be laid: it is above the table, not
+    on it, so it is never part of the ground truth.
     """
 
     side: Side
@@ -62,8 +64,11 @@ class Hand:
     y_mm: float
     angle_deg: float = 0.0
     width_mm: float = 85.0
+    card: Card | None = None
 
     def __post_init__(self) -> None:
+        if self.card is not None and not isinstance(self.card, Card):
+            object.__setattr__(self, "card", _card(self.card))
         if self.side not in SIDES:
             raise SynthError(f"hand side {self.side!r} is not 'north' or 'south'")
         if not 40.0 <= self.width_mm <= 160.0:
@@ -118,6 +123,19 @@ class Hand:
                              0.62 * finger, 0.25 * w))
         return parts
 
+    def held_card_mm(self) -> tuple[float, float, float]:
+        """Where the held card lies: centre (x, y) in table mm and its turn in degrees.
+
+        Upright for its owner, its top edge a little beyond the fingertips, under the fingers.
+        """
+        sign = -1.0 if self.side == "north" else 1.0
+        a = np.deg2rad(self.angle_deg)
+        d = np.array([np.sin(a), sign * np.cos(a)])
+        centre = np.array([self.x_mm, self.y_mm]) + d * (CARD_H / 2 - 18.0)
+        # Turned with the arm (positive: anticlockwise on screen, as OpenCV turns images).
+        turn = 180.0 - self.angle_deg if self.side == "north" else self.angle_deg
+        return float(centre[0]), float(centre[1]), turn
+
     def outline_mm(self, edge_y: float = 400.0) -> np.ndarray:
         """The convex hull of the arm in table mm (float32, N x 2): what it may hide."""
         import cv2   # only here: the rest of the scene is plain data
@@ -159,6 +177,8 @@ class Scene:
                 if card in seen:
                     raise SynthError(f"{card} appears twice in the scene (again at {where})")
                 seen.add(card)
+        if self.hand is not None and self.hand.card in seen:
+            raise SynthError(f"{self.hand.card} is held in the hand and also on the table")
         for side in SIDES:
             if len(self.offline(side)) > 12:
                 raise SynthError(f"offline {side}: {len(self.offline(side))} cards, the table "
