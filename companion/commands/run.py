@@ -39,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="pin factory: real pins, mock pins, or real when present (default)")
     p.add_argument("--fps", type=float, default=8.0,
                    help="frames per second read from a recorded source (default 8)")
+    p.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
+                   help="stop by itself after this long (a check that the appliance starts)")
     p.set_defaults(handler=_run)
 
 
@@ -100,6 +102,9 @@ def _run(args: argparse.Namespace) -> int:
                 deck_path=deck_path,
                 buttons_factory=lambda on_press: PlayerButtons(pin_map, on_press,
                                                                pin_factory=factory))
+            if args.quit_after is not None:
+                from kivy.clock import Clock
+                Clock.schedule_once(lambda dt: app.stop(), max(0.0, args.quit_after))
             try:
                 app.run()
             finally:

@@ -44,6 +44,9 @@ def crop_card(frame: np.ndarray) -> np.ndarray:
     for c in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
         if cv2.contourArea(c) < 0.002 * frame.shape[0] * frame.shape[1]:
             break
+        x, y, w, h = cv2.boundingRect(c)
+        if x <= 1 or y <= 1 or x + w >= frame.shape[1] - 1 or y + h >= frame.shape[0] - 1:
+            continue   # touches the edge: the cloth or the light, not a card lying in view
         quad = cv2.approxPolyDP(c, 0.03 * cv2.arcLength(c, True), True)
         if len(quad) == 4:
             best = quad.reshape(4, 2).astype(np.float32)

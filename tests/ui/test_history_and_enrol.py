@@ -1,0 +1,72 @@
+"""Match history and the replay viewer on a recorded match; the enrolment screen's card
+cut-out on a frame with one card."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.commands.run import make_referee
+from companion.record.store import MatchStore
+from companion.ui.prefs import Prefs
+
+from .scripted import OPENING, observations
+
+
+def test_history_lists_the_match_and_replay_steps_through_it(start_app, tmp_path: Path,
+                                                             artifacts_dir) -> None:
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        prefs = Prefs(north_name="Ada", south_name="Brune")
+        ui = start_app(lambda p: make_referee(p, store),
+                       {"observations": list(observations(OPENING)), "pace": False},
+                       store=store, prefs=prefs)
+        app = ui.app
+        ui.until(lambda: len(app.view.actions) == 5, what="the opening")
+        table = ui.screen("table")
+        ui.press(table.ids.history_button)
+        ui.until(lambda: len(app.history) == 1, what="the match list")
+        history = ui.screen("history")
+        ui.until(lambda: len(history.ids.rows.children) == 1, what="the row")
+        row = history.ids.rows.children[0]
+        assert "Ada" in row.text and "Brune" in row.text
+        ui.shot(artifacts_dir, "history")
+        ui.press([c for c in row.children if getattr(c, "text", "") == "Replay"][0])
+        ui.until(lambda: app.root.current == "replay", what="the replay")
+        replay = ui.screen("replay")
+        assert app.replay_step == 0 and len(app.replay_views) == 6
+        assert all(not f.north and not f.south for f in app.replay_view.flags)
+        for _ in range(5):
+            ui.press(replay.ids.next)
+        assert app.replay_step == 5 and replay.ids.next.disabled
+        assert [str(c) for c in app.replay_view.flag(1).south] == ["R8", "R9", "R10"]
+        assert "S R10@1" in app.replay_text
+        ui.shot(artifacts_dir, "replay")
+        ui.press(replay.ids.prev)
+        assert [str(c) for c in app.replay_view.flag(1).south] == ["R8", "R9"]
+
+
+def test_crop_card_cuts_one_card_out_straight(tmp_path: Path) -> None:
+    import cv2
+
+    from companion.ui.enrol import FACE_H, FACE_W, EnrolError, crop_card
+
+    frame = np.full((1296, 2304, 3), (60, 40, 30), np.uint8)       # dark cloth
+    card = np.full((880, 630, 3), 235, np.uint8)
+    card[40:160, 40:200] = (0, 0, 200)                              # a red mark, top left
+    h, w = 203, 145                                                 # about 2.3 px per mm
+    src = np.float32([[0, 0], [629, 0], [629, 879], [0, 879]])
+    dst = np.float32([[1000, 500], [1000 + w, 510], [990 + w, 510 + h], [990, 500 + h]])
+    warp = cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, dst), (2304, 1296))
+    mask = cv2.warpPerspective(np.full((880, 630), 255, np.uint8),
+                               cv2.getPerspectiveTransform(src, dst), (2304, 1296))
+    frame[mask > 0] = warp[mask > 0]
+    face = crop_card(frame)
+    assert face.shape == (FACE_H, FACE_W, 3)
+    # The red mark is still at the top left: the card was not turned.
+    top_left = face[: FACE_H // 4, : FACE_W // 3].reshape(-1, 3).mean(axis=0)
+    bottom_right = face[-FACE_H // 4:, -FACE_W // 3:].reshape(-1, 3).mean(axis=0)
+    assert top_left[2] > top_left[0] + 40 and abs(bottom_right[2] - bottom_right[0]) < 20
+    with pytest.raises(EnrolError, match="no single card"):
+        crop_card(np.full((1296, 2304, 3), 50, np.uint8))

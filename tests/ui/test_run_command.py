@@ -1,0 +1,46 @@
+"""`companion run`: bad options give one line and exit status 2; with --source it starts the
+whole appliance on a laptop (mock LEDs, with a warning) and records the match."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.bench.ui import render_frames
+from companion.cli import main
+
+COMPANION = [sys.executable, "-m", "companion"]
+
+
+def test_bad_size_is_one_line_and_status_2(capsys) -> None:
+    assert main(["run", "--size", "big"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--size 'big'" in err
+
+
+def test_missing_deck_says_how_to_enrol(capsys, tmp_path: Path) -> None:
+    assert main(["run", "--source", str(tmp_path), "--deck", str(tmp_path / "none.npz")]) == 2
+    err = capsys.readouterr().err
+    assert "no enrolled deck" in err and "companion deck enrol" in err
+
+
+def test_run_on_recorded_frames_with_mock_leds(tmp_path: Path) -> None:
+    deck, _ = render_frames(tmp_path, calm=4, steps=2)
+    db = tmp_path / "matches.sqlite"
+    env = dict(os.environ, KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
+               COMPANION_DATA=str(tmp_path / "data"))
+    result = subprocess.run(
+        COMPANION + ["run", "--source", str(tmp_path / "frames"), "--deck", str(deck),
+                     "--db", str(db), "--size", "800x480", "--quit-after", "4"],
+        capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "mock pins" in result.stderr          # the fallback is said, not silent
+    from companion.record.store import MatchStore
+    with MatchStore(db, readonly=True) as store:
+        ids = store.match_ids()
+        assert len(ids) == 1
+        assert [str(a) for a in store.effective_actions(ids[0])] == ["S R8@1", "N B2@1"]
