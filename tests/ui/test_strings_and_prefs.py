@@ -1,0 +1,56 @@
+"""Every text exists in both languages with the same placeholders; preferences round-trip
+and a damaged file falls back to the defaults."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from companion.ui.prefs import Prefs, PrefsError
+from companion.ui.strings import EN, FR, UnknownTextError, tr
+
+UI = Path(__file__).resolve().parents[2] / "companion" / "ui"
+
+
+def fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def test_both_languages_have_every_text_with_the_same_placeholders() -> None:
+    assert set(EN) == set(FR)
+    for key in EN:
+        assert fields(EN[key]) == fields(FR[key]), key
+
+
+def test_every_key_the_screens_use_exists() -> None:
+    used = set()
+    for path in list(UI.glob("*.kv")) + list(UI.glob("*.py")):
+        used |= set(re.findall(r'tr\(\s*"([a-z_.\-]+)"', path.read_text(encoding="utf-8")))
+    assert used and used <= set(EN), used - set(EN)
+
+
+def test_tr_fills_and_refuses_clearly() -> None:
+    assert tr("turn", "fr", name="Ada") == "À Ada de jouer"
+    with pytest.raises(UnknownTextError, match="no text 'nope'"):
+        tr("nope")
+    with pytest.raises(UnknownTextError, match="unknown language 'de'"):
+        tr("turn", "de", name="x")
+
+
+def test_prefs_round_trip_and_lenient_load(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    prefs = Prefs(north_name="Ada", south_name="Brune", naming="medieval-fr", lang="fr",
+                  timing="advanced", rounds=3)
+    prefs.save(path)
+    assert Prefs.load(path) == prefs
+    path.write_text("{not json", encoding="utf-8")
+    assert Prefs.load(path) == Prefs()
+    path.write_text('{"lang": "de"}', encoding="utf-8")
+    assert Prefs.load(path) == Prefs()
+    with pytest.raises(PrefsError, match="rounds 0"):
+        Prefs(rounds=0)
+    with pytest.raises(PrefsError, match="naming 'gmt-de'"):
+        Prefs().with_(naming="gmt-de")
