@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.record.model import EntryError, MatchHeader
-from companion.record.replay import result, split_rounds
+from companion.record.model import Entry, EntryError, MatchHeader
+from companion.record.replay import effective_entries, result, split_rounds
 from companion.record.store import MatchStore
 from companion.rules.state import GameState
 
@@ -95,3 +98,35 @@ def test_rounds_first_player_and_result(tmp_path: Path) -> None:
         entries = store.entries(m)
         assert len(split_rounds(entries, header.rounds)) == 2  # match over: no third round
         assert result(header, entries) == "north"  # 7 against 6
+
+
+# -- the effective list against a plain list model --------------------------------------------
+_T = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["act", "undo", "correct", "note", "refused"]),
+                          st.integers(0, 12)), max_size=40))
+def test_effective_list_matches_a_list_model(ops: list[tuple[str, int]]) -> None:
+    model: list[str] = []
+    entries: list[Entry] = []
+    for n, (op, k) in enumerate(ops):
+        seq = len(entries) + 1
+        if op == "act":
+            action = f"S R{k % 10 + 1}@{k % 9 + 1}"
+            entries.append(Entry(seq, _T, "action", player="south", action=action))
+            model.append(action)
+        elif op == "undo" and k <= len(model):
+            entries.append(Entry(seq, _T, "undo", index=k))
+            del model[k:]
+        elif op == "correct" and k < len(model):
+            action = f"N B{n % 10 + 1}@{k % 9 + 1}"
+            entries.append(Entry(seq, _T, "correction", player="north", index=k,
+                                 action=action))
+            model[k:] = [action]
+        elif op == "note":
+            entries.append(Entry(seq, _T, "note", message=str(k)))
+        elif op == "refused":
+            entries.append(Entry(seq, _T, "claim", player="south", action=f"S CLAIM {k % 9 + 1}",
+                                 data={"accepted": False, "verdict": {}}))
+        assert [e.action for e in effective_entries(entries)] == model
