@@ -198,7 +198,7 @@ def test_placements_follow_the_scene() -> None:
     ("tilt_deg", 10.0), ("rotate_deg", 3.0), ("scale", 0.95), ("shift_mm", (8.0, -6.0)),
     ("light", 0.5), ("vignette", 0.4), ("exposure", 0.7), ("cast", (1.2, 0.9, 0.8)),
     ("glare", 0.8), ("blur", 2.0), ("noise", 8.0), ("jpeg", 40),
-    ("hand", Hand("south", 50.0, 40.0, 10.0)),
+    ("hand", Hand("south", 50.0, 40.0, 10.0)), ("barrel", 0.08), ("barrel", -0.05),
 ])
 def test_every_degradation_runs_and_keeps_the_size(field: str, value: object) -> None:
     scene = busy_scene(table_seed=1)

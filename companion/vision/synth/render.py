@@ -61,6 +61,7 @@ class Degrade:
     noise: float = 0.0                    # sensor noise sigma
     jpeg: int = 0                         # JPEG quality, 0 = none
     hand: Hand | None = None              # an arm over the table (not in the ground truth)
+    barrel: float = 0.0                   # lens distortion k1: > 0 barrel, < 0 pincushion
 
     def __post_init__(self) -> None:
         checks = [("tilt_deg", 0.0 <= self.tilt_deg <= 15.0), ("rotate_deg", abs(self.rotate_deg) <= 10),
@@ -69,7 +70,8 @@ class Degrade:
                   ("glare", 0.0 <= self.glare <= 1.0), ("blur", 0.0 <= self.blur <= 8.0),
                   ("noise", 0.0 <= self.noise <= 40.0),
                   ("jpeg", self.jpeg == 0 or 5 <= self.jpeg <= 100),
-                  ("cast", all(0.4 <= g <= 1.6 for g in self.cast))]
+                  ("cast", all(0.4 <= g <= 1.6 for g in self.cast)),
+                  ("barrel", abs(self.barrel) <= 0.2)]
         for name, ok in checks:
             if not ok:
                 raise SynthError(f"degradation {name}={getattr(self, name)!r} is out of range")
@@ -110,7 +112,8 @@ class Degrade:
             blur=float(rng.uniform(0.3, 1.1)) if maybe(0.5) else 0.0,
             noise=float(rng.uniform(1.5, 6.0)) if maybe(0.7) else 0.0,
             jpeg=int(rng.integers(55, 95)) if maybe(0.5) else 0,
-            hand=arm)
+            hand=arm,
+            barrel=float(rng.uniform(-0.04, 0.06)) if maybe(0.3) else 0.0)
 
 
 # -- cached pieces --------------------------------------------------------------------------
@@ -444,6 +447,30 @@ def _homography(d: Degrade, w: int, h: int, s: float,
     return zoom @ m
 
 
+@functools.lru_cache(maxsize=2)
+def _lens_maps(k1: float, cw: int, ch: int, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """remap() tables for radial distortion k1 on a `cw`x`ch` canvas around a `w`x`h` frame.
+
+    Radius 1 is the frame's half-diagonal.  Scaled so that the frame's edge midpoints stay
+    put; the canvas's margin supplies the table pulled in at the corners.  The tables are
+    smooth, so they are computed coarsely and interpolated.
+    """
+    q = 8
+    sw, sh = cw // q + 2, ch // q + 2
+    # resize() puts coarse sample j at fine pixel (j + 0.5) * q - 0.5.
+    yy, xx = (np.mgrid[0:sh, 0:sw].astype(np.float32) + 0.5) * q - 0.5
+    cx, cy = (cw - 1) / 2, (ch - 1) / 2
+    half = math.hypot(w / 2, h / 2)
+    u, v = (xx - cx) / half, (yy - cy) / half
+    keep = 1.0 + k1 * (min(w, h) / 2 / half) ** 2
+    f = (1.0 + k1 * (u * u + v * v)) / keep
+    mx = cv2.resize((cx + (xx - cx) * f).astype(np.float32), (sw * q, sh * q),
+                    interpolation=cv2.INTER_LINEAR)[:ch, :cw]
+    my = cv2.resize((cy + (yy - cy) * f).astype(np.float32), (sw * q, sh * q),
+                    interpolation=cv2.INTER_LINEAR)[:ch, :cw]
+    return np.ascontiguousarray(mx), np.ascontiguousarray(my)
+
+
 def _light(frame: np.ndarray, d: Degrade, rng: np.random.Generator) -> np.ndarray:
     """Uneven light, vignette, exposure and colour cast as one gain map; then the glare."""
     h, w = frame.shape[:2]
@@ -532,6 +559,11 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
     mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
     canvas, content = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h)
     hm = _homography(d, w, h, s, content)
+    if d.barrel:
+        # The lens bends the table image about the optical centre, the canvas's centre too.
+        # (Before the perspective warp, not after it: close enough for a few degrees of tilt.)
+        lx, ly = _lens_maps(round(d.barrel, 3), canvas.shape[1], canvas.shape[0], w, h)
+        canvas = cv2.remap(canvas, lx, ly, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     if hm is None:
         frame = np.ascontiguousarray(canvas[my:my + h, mx:mx + w])
     else:
