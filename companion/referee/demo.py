@@ -151,32 +151,41 @@ class VisionEyes:
         self.count = 0
         self._scene: Scene | None = None
         self._frame: np.ndarray | None = None
+        self._lores: np.ndarray | None = None
         if frames_dir is not None:
             frames_dir.mkdir(parents=True, exist_ok=True)
 
     def look(self, scene: Scene, moving: bool) -> Observation:
-        import cv2
-
-        from companion.vision.geometry import LORES_H, LORES_W
-        from companion.vision.synth import render
+        from companion.vision.synth import render_lores
         self.count += 1
         if scene != self._scene:
-            # The same scene and seed draw the same pixels: a still table is drawn once.
+            # The same scene and seed draw the same pixels: a still table is drawn once, and
+            # the full frame only when something looks at it.
             self._scene = scene
-            self._frame = render(scene, self.printing, seed=self.seed)
-        frame = self._frame
-        assert frame is not None
+            self._frame = None
+            self._lores = render_lores(scene, self.printing, seed=self.seed)
         if self.frames_dir is not None:
-            cv2.imwrite(str(self.frames_dir / f"frame-{self.count:05d}.jpg"), frame,
-                        [cv2.IMWRITE_JPEG_QUALITY, 85])
-        # The low-resolution stream is the same sensor image, scaled down by the camera.
-        lores = cv2.resize(frame, (LORES_W, LORES_H), interpolation=cv2.INTER_AREA)
-        if self.motion.update(lores):
+            self._save(self._main())
+        assert self._lores is not None
+        if self.motion.update(self._lores):
             # As the rig's capture loop does: a moving frame is not worth a full read; the
             # referee is told only that the table moves (which restarts its stability count).
             return Observation(motion=True)
         self.reads += 1
-        return self.reader.read(frame)
+        return self.reader.read(self._main())
+
+    def _main(self) -> np.ndarray:
+        from companion.vision.synth import render
+        if self._frame is None:
+            assert self._scene is not None
+            self._frame = render(self._scene, self.printing, seed=self.seed)
+        return self._frame
+
+    def _save(self, frame: np.ndarray) -> None:
+        import cv2
+        assert self.frames_dir is not None
+        cv2.imwrite(str(self.frames_dir / f"frame-{self.count:05d}.jpg"), frame,
+                    [cv2.IMWRITE_JPEG_QUALITY, 85])
 
     def close(self) -> None:
         self._tmp.cleanup()
