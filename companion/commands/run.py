@@ -8,11 +8,14 @@ warning), so anyone can try the referee on a laptop.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 from pathlib import Path
 
 from companion.errors import CompanionError
+
+log = logging.getLogger(__name__)
 
 
 class RunError(CompanionError, ValueError):
@@ -71,9 +74,6 @@ def _run(args: argparse.Namespace) -> int:
     from companion.paths import data_dir
 
     deck_path = args.deck if args.deck is not None else data_dir() / "deck.npz"
-    if not deck_path.exists():
-        raise RunError(f"no enrolled deck at {deck_path}: enrol one with `companion deck "
-                       "enrol DIR --out FILE` and pass it with --deck (calibration/README.md)")
     configure_kivy(size)
 
     from companion.hw.buttons import PlayerButtons
@@ -88,7 +88,13 @@ def _run(args: argparse.Namespace) -> int:
     from companion.vision.pipeline import TableReader
 
     pin_map = load_pin_map(args.pins)
-    reader = TableReader(Deck.load(deck_path))
+    if deck_path.exists():
+        reader = TableReader(Deck.load(deck_path))
+    else:
+        # First start on a new rig: the camera screen and the enrolment work without a deck.
+        log.warning("no enrolled deck at %s: enrol one on the Camera screen or with "
+                    "`companion deck enrol DIR --out FILE` (calibration/README.md)", deck_path)
+        reader = None
     live = args.source is None or str(args.source).isdigit()
     with open_source(args.source) as source, MatchStore(args.db) as store, \
             SdNotify() as notifier:
@@ -99,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
                 inputs={"source": source, "reader": reader, "live": live,
                         "pace": not live, "frame_interval": 1.0 / max(0.5, args.fps)},
                 leds=leds, notifier=notifier, store=store, prefs=Prefs.load(),
-                deck_path=deck_path,
+                deck_path=deck_path, start_screen="table" if reader is not None else "calibration",
                 buttons_factory=lambda on_press: PlayerButtons(pin_map, on_press,
                                                                pin_factory=factory))
             if args.quit_after is not None:

@@ -96,7 +96,7 @@ class CompanionApp(App):
                  *, leds: Any = None, buttons_factory: Callable[[Callable[[Side, str], None]], Any]
                  | None = None, notifier: Any = None, store: Any = None,
                  prefs: Prefs | None = None, deck_path: Any = None, failsafe: bool = True,
-                 **kwargs: Any) -> None:
+                 start_screen: str = "table", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Battle Line"
         self._make_referee = make_referee
@@ -113,6 +113,7 @@ class CompanionApp(App):
         self.started_at = time.perf_counter()
         self.ready_at: float | None = None
         self._failsafe = _Failsafe(self) if failsafe else None
+        self._start_screen = start_screen
         self._apply_prefs(self.prefs)
         self.bind(view=self._texts, lang=self._texts, north_name=self._texts,
                   south_name=self._texts)
@@ -139,6 +140,8 @@ class CompanionApp(App):
         self.session.start()
         if self._buttons_factory is not None:
             self.buttons = self._buttons_factory(self._on_button)
+        if self._start_screen != "table":
+            self.go(self._start_screen)
         Clock.schedule_once(self._on_first_frame, 0)
         if self.notifier is not None:
             interval = self.notifier.watchdog_interval()

@@ -149,6 +149,10 @@ class Session:
             t = time.monotonic()
         main = frame.main
         self.last_frame = main
+        if self._reader is None:
+            # No enrolled deck yet: the camera screen and the enrolment still work.
+            self._preview(main, None, None)
+            return True
         try:
             obs = self._reader.read(main)
         except CompanionError as exc:
@@ -234,6 +238,14 @@ class Session:
         with self._count_lock:
             self._pending += 1
         self._calls.put((fn, on_done, on_error))
+
+    def set_reader(self, reader: Any) -> None:
+        """Read the table with this reader from now on (a deck just enrolled); on the worker."""
+        self._reader = reader
+
+    @property
+    def has_reader(self) -> bool:
+        return self._reader is not None
 
     def swap_referee(self, referee: Any) -> None:
         """Follow another referee from now on (a new game); call it on the worker."""

@@ -22,10 +22,12 @@ def test_bad_size_is_one_line_and_status_2(capsys) -> None:
     assert err.count("\n") == 1 and "--size 'big'" in err
 
 
-def test_missing_deck_says_how_to_enrol(capsys, tmp_path: Path) -> None:
-    assert main(["run", "--source", str(tmp_path), "--deck", str(tmp_path / "none.npz")]) == 2
+def test_a_damaged_deck_is_one_line_and_status_2(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "deck.npz"
+    bad.write_bytes(b"not a deck")
+    assert main(["run", "--source", str(tmp_path), "--deck", str(bad), "--size", "800x480"]) == 2
     err = capsys.readouterr().err
-    assert "no enrolled deck" in err and "companion deck enrol" in err
+    assert err.count("\n") == 1 and str(bad) in err
 
 
 def test_run_on_recorded_frames_with_mock_leds(tmp_path: Path) -> None:
@@ -44,3 +46,15 @@ def test_run_on_recorded_frames_with_mock_leds(tmp_path: Path) -> None:
         ids = store.match_ids()
         assert len(ids) == 1
         assert [str(a) for a in store.effective_actions(ids[0])] == ["S R8@1", "N B2@1"]
+
+
+def test_without_a_deck_it_starts_on_the_camera_screen(tmp_path: Path) -> None:
+    render_frames(tmp_path, calm=2, steps=0)
+    env = dict(os.environ, KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
+               COMPANION_DATA=str(tmp_path / "data"))
+    result = subprocess.run(
+        COMPANION + ["run", "--source", str(tmp_path / "frames"), "--size", "800x480",
+                     "--db", str(tmp_path / "m.sqlite"), "--quit-after", "2"],
+        capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "no enrolled deck" in result.stderr and "Camera screen" in result.stderr
