@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import colorsys
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -408,10 +408,5 @@ def write_deck_images(printing: Printing, directory: Path | str,
     return paths
 
 
-def with_name(printing: Printing, name: str) -> Printing:
-    """The same printing under another name (a copy for a test, say)."""
-    return replace(printing, name=name)
-
-
 __all__ = ["BODIES", "FACE_PX_PER_MM", "LAYOUTS", "PRINTINGS", "Printing", "card_face",
-           "printing_a", "printing_b", "random_printing", "with_name", "write_deck_images"]
+           "printing_a", "printing_b", "random_printing", "seed_words", "write_deck_images"]

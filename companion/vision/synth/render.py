@@ -40,8 +40,9 @@ MARGIN = 0.12                     # table drawn beyond each frame edge, as a fra
 class Degrade:
     """The camera's and the room's faults, each off at its default.
 
-    Angles in degrees, shifts in table mm, `blur` and `noise` in full-frame pixels and grey
-    levels (scaled down with the frame for small renders), `jpeg` a quality (0: no JPEG).
+    Angles in degrees, shifts in table mm, `blur` a sigma in full-frame pixels and `noise` a
+    sigma in grey levels of the full frame (a smaller render scales both down, as a camera's
+    downscaled stream averages pixels), `jpeg` a quality (0: no JPEG).
     """
 
     tilt_deg: float = 0.0                 # camera tilt from straight down (perspective)
@@ -599,7 +600,7 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
     if d.noise:
         bank = _noise_bank(w, h)
         ox, oy = int(rng.integers(64)), int(rng.integers(64))
-        frame = cv2.addWeighted(frame, 1.0, bank[oy:oy + h, ox:ox + w], d.noise / 16.0, 0,
+        frame = cv2.addWeighted(frame, 1.0, bank[oy:oy + h, ox:ox + w], d.noise * k / 16.0, 0,
                                 dtype=cv2.CV_8U)
     if d.jpeg:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(d.jpeg)])
