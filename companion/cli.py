@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -62,6 +63,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CompanionError as exc:
         sys.stderr.write(f"companion {args.command}: {exc}\n")
         return 2
+    except BrokenPipeError:
+        # The reader went away (`companion matches show 1 | head`): not an error of ours.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return 0
     except OSError as exc:
         sys.stderr.write(f"companion {args.command}: {exc.strerror or exc}"
                          f"{': ' + str(exc.filename) if exc.filename else ''}\n")
