@@ -109,7 +109,7 @@ FR: dict[str, str] = {
     "app.title": "Arbitre Battle Line",
     "side.north": "Nord",
     "side.south": "Sud",
-    "turn": "À {name} de jouer",
+    "turn": "Au tour de {name}",
     "winner": "{name} gagne la manche",
     "tactics": "Tactiques {north}–{south}",
     "tactics.one": "Tactiques jouées : {n}",

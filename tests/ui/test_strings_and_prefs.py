@@ -33,7 +33,7 @@ def test_every_key_the_screens_use_exists() -> None:
 
 
 def test_tr_fills_and_refuses_clearly() -> None:
-    assert tr("turn", "fr", name="Ada") == "À Ada de jouer"
+    assert tr("turn", "fr", name="Ada") == "Au tour de Ada"
     with pytest.raises(UnknownTextError, match="no text 'nope'"):
         tr("nope")
     with pytest.raises(UnknownTextError, match="unknown language 'de'"):
