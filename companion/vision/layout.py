@@ -35,11 +35,22 @@ Vec = tuple[float, float]
 
 @dataclass(frozen=True, slots=True)
 class Pose:
-    """The table's axes in the image: unit vectors east and south, and the scale."""
+    """The table's axes in the image: unit vectors east and south, and the scale.
+
+    `field` (a, b, c) gives the local scale a + b*x + c*y px/mm at pixel (x, y): a tilted
+    camera sees the far side of the table smaller than the near side.
+    """
 
     east: Vec
     south: Vec
     px_per_mm: float
+    field: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def scale_at(self, p: Vec) -> float:
+        a, b, c = self.field
+        if a == 0.0:
+            return self.px_per_mm
+        return max(0.3 * self.px_per_mm, a + b * p[0] + c * p[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +75,30 @@ class Layout:
         return self.tiles[flag - 1]
 
     def point(self, origin: Vec, u: float, v: float) -> Vec:
-        """The pixel at (u, v) mm from `origin` in table axes."""
+        """The pixel at (u, v) mm from `origin` in table axes (local scale on the way)."""
         p = self.pose
-        k = p.px_per_mm
-        return (origin[0] + k * (u * p.east[0] + v * p.south[0]),
-                origin[1] + k * (u * p.east[1] + v * p.south[1]))
+        dx = u * p.east[0] + v * p.south[0]
+        dy = u * p.east[1] + v * p.south[1]
+        k = p.scale_at(origin)
+        # The scale halfway there stands for the whole way (the field is linear).
+        k = p.scale_at((origin[0] + 0.5 * k * dx, origin[1] + 0.5 * k * dy))
+        return (origin[0] + k * dx, origin[1] + k * dy)
+
+    def strip_homography(self, origin: Vec, side: Side, u0: float, near: float, width: float,
+                         depth: float, px_per_mm: float) -> np.ndarray:
+        """The 3x3 map from a strip's pixels to the frame's (use with WARP_INVERSE_MAP).
+
+        Same strip as `strip_matrix`, `width` x `depth` mm, but each corner placed with the
+        local scale, so that a tilted camera's perspective is undone.
+        """
+        sign = 1.0 if side == "south" else -1.0
+        corners_mm = [(u0, near), (u0 + width, near), (u0 + width, near + depth),
+                      (u0, near + depth)]
+        img = np.array([self.point(origin, sign * u, sign * v) for u, v in corners_mm],
+                       np.float32)
+        src = np.array([(0, 0), (width * px_per_mm, 0), (width * px_per_mm, depth * px_per_mm),
+                        (0, depth * px_per_mm)], np.float32)
+        return cv2.getPerspectiveTransform(src, img)
 
     def strip_matrix(self, origin: Vec, side: Side, u0: float, near: float,
                      px_per_mm: float) -> np.ndarray:
@@ -119,7 +149,21 @@ def _pose(sightings: list[TileSighting], line: list[TileSighting] | None = None)
             east = ax
     south = (-east[1], east[0])
     k = float(np.median([s.px_per_mm for s in sightings]))
-    return Pose(east, south, k)
+    return Pose(east, south, k, _scale_field(sightings, k))
+
+
+def _scale_field(sightings: list[TileSighting], k: float) -> tuple[float, float, float]:
+    """A plane through the tiles' local scale samples (robust: one refit without outliers)."""
+    pts = np.array([smp for s in sightings for smp in s.samples], np.float64)
+    if len(pts) < 8:
+        return (0.0, 0.0, 0.0)
+    a = np.column_stack([np.ones(len(pts)), pts[:, 0], pts[:, 1]])
+    coef, *_ = np.linalg.lstsq(a, pts[:, 2], rcond=None)
+    res = np.abs(a @ coef - pts[:, 2])
+    keep = res <= max(3 * float(np.median(res)), 0.01 * k)
+    if keep.sum() >= 8:
+        coef, *_ = np.linalg.lstsq(a[keep], pts[keep, 2], rcond=None)
+    return (float(coef[0]), float(coef[1]), float(coef[2]))
 
 
 def _across(pose: Pose, p: Vec) -> float:
@@ -400,9 +444,14 @@ class LayoutTracker:
         y1 = int(y0 + th / f + 2 * search)
         h, w = frame.shape[:2]
         x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-        if x1c - x0c < tw / f + 2 or y1c - y0c < th / f + 2:
+        if x1c - x0c < 8 or y1c - y0c < 8:
             return None
         crop = cv2.cvtColor(frame[y0c:y1c, x0c:x1c], cv2.COLOR_BGR2GRAY)
+        if (x0c, y0c, x1c, y1c) != (x0, y0, x1, y1):
+            # A tile at the frame's edge: extend the frame so its template can still fit.
+            crop = cv2.copyMakeBorder(crop, y0c - y0, y1 - y1c, x0c - x0, x1 - x1c,
+                                      cv2.BORDER_REPLICATE)
+            x0c, y0c = x0, y0
         small = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         if small.shape[0] < th or small.shape[1] < tw:
             return None
@@ -542,7 +591,7 @@ class LayoutTracker:
             if ax[0] * pose.east[0] + ax[1] * pose.east[1] < 0:
                 ax = (-ax[0], -ax[1])
             if ax[0] * pose.east[0] + ax[1] * pose.east[1] > math.cos(math.radians(10)):
-                pose = Pose(ax, (-ax[1], ax[0]), pose.px_per_mm)
+                pose = Pose(ax, (-ax[1], ax[0]), pose.px_per_mm, pose.field)
         self.layout = Layout(pose, tuple(new_tiles))
         for n in retemplate:
             c = self.layout.tile(n).centre

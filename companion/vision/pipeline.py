@@ -66,10 +66,12 @@ class TableReader:
     def _strip(self, frame: np.ndarray, layout: Layout, origin: tuple[float, float], side: Side,
                near: float, far: float, half: float, flag: int) -> np.ndarray:
         s = self.settings
-        m = layout.strip_matrix(origin, side, -half, near, s.px_per_mm)
+        hm = layout.strip_homography(origin, side, -half, near, 2 * half, far - near,
+                                     s.px_per_mm)
         size = (s.px(2 * half), s.px(far - near))
-        strip = cv2.warpAffine(frame, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
+        strip = cv2.warpPerspective(frame, hm, size,
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE)
         white, black = layout.reference(flag)
         return reflectance(strip, white, black)
 

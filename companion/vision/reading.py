@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.rules.cards import Card
 
-from . import geometry
+from . import cvcompat, geometry
 from .config import load_config
 
 
@@ -31,6 +31,7 @@ class ReadingSettings:
     coarse_mm: float
     card_delta: float
     paper_delta: float
+    close_mm: float
     row_cover: float
     row_middle_mm: float
     min_run_mm: float
@@ -54,7 +55,7 @@ class ReadingSettings:
     def load(cls) -> ReadingSettings:
         c = load_config()["reading"]
         return cls(float(c["px_per_mm"]), float(c["band_mm"]), float(c["band_inset_mm"]),
-                   float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]), float(c["paper_delta"]),
+                   float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]), float(c["paper_delta"]), float(c["close_mm"]),
                    float(c["row_cover"]), float(c["row_middle_mm"]), float(c["min_run_mm"]),
                    float(c["top_search_mm"]), float(c["gap_mm"]), float(c["scan_step_mm"]),
                    float(c["scan_jiggle_mm"]), float(c["force_min"]),
@@ -172,8 +173,9 @@ class Templates:
     hues: np.ndarray        # (cards, 2)
     fine_w: np.ndarray      # per-cell weights: where the deck's bands differ from each other
     coarse_w: np.ndarray
-    halves: tuple[np.ndarray, np.ndarray]   # (cards, cells) left and right halves, normalised
+    halves: tuple[np.ndarray, np.ndarray]   # (classes, cells) left and right halves, normalised
     half_cols: int          # fine cells per row in the left half
+    class_of: np.ndarray    # per card, its shape class (a Troop value, or the Tactics card)
 
 
 def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
@@ -192,6 +194,9 @@ def _cell_weights(raw: np.ndarray) -> np.ndarray:
 
 
 def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Templates:
+    """The deck's descriptors.  Shapes are compared per *class*: a Troop's value (the mean of
+    its six colours' bands) or a Tactics card, so the value is read from what differs between
+    values, and the colour from the hue, separately."""
     s = ReadingSettings.load()
     fine, coarse, hues = [], [], []
     zero = np.zeros(1, np.int64)
@@ -201,16 +206,21 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
         coarse.append(raw_cells(m, zero, zero, True)[0])
         hues.append(hue(m, 0, 0))
     fine_a, coarse_a = np.array(fine, np.float32), np.array(coarse, np.float32)
-    fw, cw = _cell_weights(fine_a), _cell_weights(coarse_a)
+    keys = [str(c.value) if c.is_troop else c.code for c in cards]
+    classes = sorted(set(keys), key=keys.index)
+    class_of = np.array([classes.index(k) for k in keys])
+    class_raw = np.array([fine_a[class_of == i].mean(axis=0) for i in range(len(classes))],
+                         np.float32)
+    fw, cw = _cell_weights(class_raw), _cell_weights(coarse_a)
     rows, cols = _grid(s, False)
     half = len(cols) // 2
-    left, right = _split(fine_a * fw, len(rows), half)
+    left, right = _split(class_raw * fw, len(rows), half)
     # Finding tops wants what all bands share (the band itself): the coarse cells stay plain.
     return Templates(cards, _normalise(fine_a * fw).astype(np.float32),
                      _normalise(coarse_a).astype(np.float32),
                      np.array(hues, np.float32), fw, cw,
                      (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32)),
-                     half)
+                     half, class_of)
 
 
 def _split(cells: np.ndarray, n_rows: int, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -258,7 +268,17 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     d2 = d2[:, :, 0] if d2.ndim == 3 else d2
     brighter = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
     brighter = brighter[:, :, 0] if brighter.ndim == 3 else brighter
-    return (d2 > s.card_delta ** 2) | (brighter > s.paper_delta)
+    raw = ((d2 > s.card_delta ** 2) | (brighter > s.paper_delta)).astype(np.uint8)
+    # On a table close to the paper's colour only the cards' edges and ink stand out: close
+    # the outlines and fill them, so each card (or echelon) becomes one solid region.
+    k = max(3, s.px(s.close_mm) | 1)
+    closed = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    filled = np.zeros_like(closed)
+    min_area = s.px(geometry.CARD_W) * s.px(s.band_mm) // 2
+    big = [c for c in cvcompat.find_contours(closed) if cv2.contourArea(c) >= min_area]
+    if big:
+        cv2.drawContours(filled, big, -1, 1, thickness=cv2.FILLED)
+    return (filled > 0) | (raw > 0)
 
 
 def table_colour(refl: np.ndarray, s: ReadingSettings) -> np.ndarray:
@@ -274,28 +294,27 @@ def table_colour(refl: np.ndarray, s: ReadingSettings) -> np.ndarray:
     return cv2.blur(per_row[:, None, :], (1, k))[:, 0, :]
 
 
-def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
-    """For a band starting on each row, the left edge (px) of the card it belongs to.
+def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.ndarray]:
+    """For a band starting on each row, two guesses of its card's left edge (px).
 
-    Each row's mask gives the edges of the card showing there; a band's card is centred on
-    the mean centre of its rows whose width is a card's (rows crossed by ink of the table's
-    colour are left out).  Falls back on the strip's middle where no row qualifies.
+    Over a band's rows the mask is the union of the card and the one beneath it, so its
+    left edge is this card's or the other's, and likewise its right edge: one of "the left
+    edge" and "the right edge less a card's width" is this card's (medians over the band).
     """
     h, w = mask.shape
     card_w = s.px(geometry.CARD_W)
     any_px = mask.any(axis=1)
-    left = np.argmax(mask, axis=1)
-    right = w - 1 - np.argmax(mask[:, ::-1], axis=1)
-    ok = any_px & (np.abs((right - left) - card_w) < s.px(6.0))
-    centre = np.where(ok, (left + right) / 2.0, 0.0)
+    left = np.where(any_px, np.argmax(mask, axis=1), w // 2 - card_w // 2).astype(np.float32)
+    right = np.where(any_px, w - 1 - np.argmax(mask[:, ::-1], axis=1),
+                     w // 2 + card_w // 2).astype(np.float32)
     band = s.px(s.band_mm)
-    csum = np.concatenate([[0.0], np.cumsum(centre)])
-    nsum = np.concatenate([[0], np.cumsum(ok)])
-    idx = np.arange(h)
-    end = np.minimum(h, idx + band)
-    n = nsum[end] - nsum[idx]
-    mean = np.where(n > 0, (csum[end] - csum[idx]) / np.maximum(n, 1), w / 2.0)
-    return np.round(mean - card_w / 2.0).astype(np.int64)
+    pad_l = np.concatenate([left, np.repeat(left[-1:], band)])
+    pad_r = np.concatenate([right, np.repeat(right[-1:], band)])
+    win_l = np.lib.stride_tricks.sliding_window_view(pad_l, band)[:h]
+    win_r = np.lib.stride_tricks.sliding_window_view(pad_r, band)[:h]
+    from_left = np.median(win_l, axis=1)
+    from_right = np.median(win_r, axis=1) + 1 - card_w
+    return (np.round(from_left).astype(np.int64), np.round(from_right).astype(np.int64))
 
 
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
@@ -333,15 +352,16 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         if hi <= lo:
             continue
         ys = np.arange(lo, hi, step)
-        base = lefts_all[ys]
-        # A little sideways search: the mask's edges may be off by a pixel or two.
+        # Both guesses of the card's left edge, each a little either side.
         shifts = np.array([-jig, 0, jig]) if jig else np.array([0])
-        yy = np.repeat(ys, len(shifts))
-        ll = (base[:, None] + shifts[None, :]).ravel()
-        sims = (descriptors(m, yy, ll, True) @ tpl.coarse.T).max(axis=1).reshape(len(ys), -1)
+        cand = np.concatenate([lefts_all[0][ys][:, None] + shifts[None, :],
+                               lefts_all[1][ys][:, None] + shifts[None, :]], axis=1)
+        yy = np.repeat(ys, cand.shape[1])
+        sims = (descriptors(m, yy, cand.ravel(), True) @ tpl.coarse.T).max(axis=1)
+        sims = sims.reshape(len(ys), -1)
         k = sims.argmax(axis=1)
         prof = sims[np.arange(len(ys)), k]
-        lefts = base + shifts[k]
+        lefts = cand[np.arange(len(ys)), k]
         chosen: list[int] = []
 
         def free(i: int) -> bool:
@@ -393,10 +413,11 @@ def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
     raw = raw_cells(m, tops, lefts, False) * tpl.fine_w
     rows, _ = _grid(s, False)
     lh, rh = _split(raw, len(rows), tpl.half_cols)
-    sim_l = _normalise(lh) @ tpl.halves[0].T          # (offsets, cards)
+    sim_l = _normalise(lh) @ tpl.halves[0].T          # (offsets, classes)
     sim_r = _normalise(rh) @ tpl.halves[1].T
-    shape = 0.5 * (sim_l.max(axis=0) + sim_r.max(axis=0))
-    best = int(np.argmax(shape))
+    by_class = 0.5 * (sim_l.max(axis=0) + sim_r.max(axis=0))
+    shape = by_class[tpl.class_of]
+    best = int(np.argmax(by_class))
     k = int(np.argmax(sim_l[:, best] + sim_r[:, best]))
     h = hue(m, int(tops[k]), int(lefts[k]))
     dist = np.linalg.norm(tpl.hues - h[None, :], axis=1)

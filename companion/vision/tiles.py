@@ -36,6 +36,9 @@ class TileSighting:
     centre: tuple[float, float]
     up: tuple[float, float]
     px_per_mm: float
+    # Local scale samples (x, y, px per mm) at the symbol's edge midpoints: under a tilted
+    # camera the scale changes across the table, and a trapezoid symbol says how.
+    samples: tuple[tuple[float, float, float], ...] = ()
 
 
 @functools.lru_cache(maxsize=1)
@@ -71,7 +74,10 @@ def _sighting(flag: int, polygon: np.ndarray, coarse: str | None, scale: float
         # An old zbar without orientation: assume the camera's top is roughly north.
         up = max(candidates, key=lambda v: -v[1])
     px_per_mm = float(lengths.mean()) / qr_symbol_mm()
-    return TileSighting(flag, (float(centre[0]), float(centre[1])), up, px_per_mm)
+    mids = (pts + np.roll(pts, -1, axis=0)) / 2
+    samples = tuple((float(mx), float(my), float(ln) / qr_symbol_mm())
+                    for (mx, my), ln in zip(mids, lengths))
+    return TileSighting(flag, (float(centre[0]), float(centre[1])), up, px_per_mm, samples)
 
 
 def _decode(gray: np.ndarray) -> list[tuple[str, np.ndarray, str | None]]:
@@ -122,7 +128,8 @@ def decode_region(gray: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[Ti
             s = _sighting(int(m.group(1)), poly, coarse, scale)
             if s is not None:
                 s = TileSighting(s.flag, (s.centre[0] + offset[0], s.centre[1] + offset[1]),
-                                 s.up, s.px_per_mm)
+                                 s.up, s.px_per_mm,
+                                 tuple((x + offset[0], y + offset[1], k) for x, y, k in s.samples))
                 found.setdefault(s.flag, []).append(s)
 
     run(gray, 1.0)

@@ -1,0 +1,72 @@
+"""The layout from the tiles, and following it: nudges, claimed and missing tiles, hands."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.vision.errors import MissingTilesError, NoTilesError
+from companion.vision.layout import LayoutTracker, acquire
+from companion.vision.synth import Hand, Scene, render
+
+from .vision_helpers import frame, printing, sample_scene
+
+
+def test_acquire_finds_line_north_and_claimed_tiles() -> None:
+    layout = acquire(frame("classic"))
+    assert [t.state for t in layout.tiles] == ["line", "line", "north", "line", "south",
+                                                "line", "line", "line", "line"]
+    # North is the top of the frame in an untouched render; flags run west to east.
+    assert layout.pose.south[1] > 0.99
+    xs = [t.anchor[0] for t in layout.tiles]
+    assert xs == sorted(xs)
+    assert layout.pose.px_per_mm == pytest.approx(2.3, rel=0.03)
+
+
+def test_a_frame_without_tiles_or_with_too_few() -> None:
+    with pytest.raises(NoTilesError, match="no flag tile"):
+        acquire(np.full((1296, 2304, 3), 90, np.uint8))
+    scene = sample_scene()
+    flags = list(scene.flags)
+    flags[1] = replace(flags[1], tile="missing")
+    flags[7] = replace(flags[7], tile="missing")
+    img = render(replace(scene, flags=tuple(flags)), printing("classic"), seed=3)
+    with pytest.raises(MissingTilesError, match="BL-FLAG-2, BL-FLAG-8"):
+        acquire(img)
+    lay = acquire(img, allow_missing=True)
+    assert [t.state for t in lay.tiles][:3] == ["line", "missing", "north"]
+    assert lay.tile(8).state == "missing"
+
+
+def test_tracker_follows_a_nudged_camera_without_decoding() -> None:
+    img = frame("classic")
+    tr = LayoutTracker()
+    first = tr.update(img)
+    decodes = tr.decodes
+    moved = np.roll(img, (9, -14), axis=(0, 1))
+    second = tr.update(moved)
+    assert tr.decodes == decodes
+    for a, b in zip(first.tiles, second.tiles):
+        assert b.state == a.state
+        assert math.dist((a.anchor[0] - 14, a.anchor[1] + 9), b.anchor) < 2.0
+
+
+def test_tracker_sees_a_claim_a_removal_and_remembers_a_hidden_tile() -> None:
+    scene = sample_scene(table_seed=5)
+    pr = printing("classic")
+    tr = LayoutTracker()
+    tr.update(render(scene, pr, seed=1))
+    flags = list(scene.flags)
+    flags[5] = replace(flags[5], tile="south")     # flag 6 claimed by south
+    flags[8] = replace(flags[8], tile="missing")   # flag 9's tile taken away
+    lay = tr.update(render(replace(scene, flags=tuple(flags)), pr, seed=1))
+    assert lay.tile(6).state == "south"
+    assert lay.tile(9).state == "missing"
+    # A hand over flag 2's tile: it stays on the line, remembered, unseen.
+    hand = Hand("south", -270.0, -20.0, 0.0, 90.0)
+    lay = tr.update(render(replace(scene, flags=tuple(flags), hand=hand), pr, seed=1))
+    assert lay.tile(2).state == "line" and not lay.tile(2).seen
+    assert lay.tile(6).state == "south"

@@ -1,0 +1,63 @@
+"""The whole frame: every printing, the deck's uniqueness, hands, and bad frames."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.vision.errors import ImageError, NoTilesError
+from companion.vision.pipeline import TableReader
+from companion.vision.synth import Degrade, Hand, render
+
+from .vision_helpers import deck, frame, printing, sample_scene
+
+
+@pytest.mark.parametrize("name", ["classic", "bold", "random-11"])
+def test_clean_frames_of_each_printing_read_exactly(name: str) -> None:
+    """Each printing is enrolled from its own images; `random-11` is one the code never saw."""
+    obs = TableReader(deck(name)).read(frame(name))
+    truth = sample_scene().observation()
+    assert obs.flags == truth.flags
+    assert obs.offline_north == truth.offline_north
+    assert obs.offline_south == truth.offline_south
+    assert obs.obstructed == ()
+
+
+def test_a_degraded_frame_is_read_or_flagged_never_silently_wrong() -> None:
+    deg = Degrade(tilt_deg=6, tilt_dir_deg=40, rotate_deg=2, light=0.3, cast=(1.1, 1.0, 0.9),
+                  blur=1.0, noise=4, jpeg=80)
+    img = render(sample_scene(), printing("classic"), seed=8, degrade=deg)
+    obs = TableReader(deck("classic")).read(img)
+    truth = sample_scene().observation()
+    doubtful = {(d.where, d.index) for d in obs.doubtful}
+    for f_obs, f_true in zip(obs.flags, truth.flags):
+        assert f_obs.tile == f_true.tile
+        for side in ("north", "south"):
+            for i, card in enumerate(f_obs.side(side)):
+                if (f"flag {f_obs.flag} {side}", i) not in doubtful:
+                    assert card in f_true.side(side)
+
+
+def test_a_hand_over_a_zone_is_reported_obstructed() -> None:
+    scene = replace(sample_scene(), hand=Hand("south", 180.0, 100.0, 0.0, 90.0))
+    obs = TableReader(deck("classic")).read(render(scene, printing("classic"), seed=3))
+    assert 7 in obs.obstructed
+    assert set(obs.obstructed) <= set(scene.observation().obstructed) | {6, 8}
+
+
+def test_each_card_is_read_once_across_the_table() -> None:
+    obs = TableReader(deck("classic")).read(frame("classic"))
+    cards = obs.cards()
+    assert len(cards) == len(set(cards))
+
+
+def test_bad_frames() -> None:
+    reader = TableReader(deck("classic"))
+    with pytest.raises(ImageError, match="not a BGR uint8 image"):
+        reader.read(np.zeros((100, 100), np.uint8))
+    with pytest.raises(ImageError, match="not an image"):
+        reader.read("frame.png")  # type: ignore[arg-type]
+    with pytest.raises(NoTilesError, match="no flag tile"):
+        reader.read(np.full((1296, 2304, 3), 128, np.uint8))

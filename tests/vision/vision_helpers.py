@@ -1,0 +1,59 @@
+"""Shared, cached set-up for the camera pipeline's tests: enrolled decks and rendered frames.
+
+Decks are enrolled once per test session (enrolment reads 70 images); every frame is seeded.
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from companion.vision.deck import Deck, enrol
+from companion.vision.synth import Scene, printing_a, printing_b, random_printing, render, \
+    write_deck_images
+from companion.vision.synth.faces import Printing
+
+PRINTINGS = {"classic": printing_a, "bold": printing_b, "random-11": lambda: random_printing(11)}
+
+
+def printing(name: str) -> Printing:
+    return PRINTINGS[name]()
+
+
+@functools.lru_cache(maxsize=None)
+def deck_dir(name: str) -> Path:
+    d = Path(tempfile.mkdtemp(prefix=f"deck-{name}-"))
+    write_deck_images(printing(name), d)
+    return d
+
+
+@functools.lru_cache(maxsize=None)
+def deck(name: str) -> Deck:
+    return enrol(deck_dir(name))
+
+
+def sample_scene(table_seed: int | None = None) -> Scene:
+    """A busy table: echelons of three and four (Mud), Fog, a claimed flag each way,
+    guile cards and discards off the line."""
+    return Scene.from_layout([
+        ("line", ["R8", "R9", "ALEXANDER"], ["B3", "FOG", "B4", "B5"]),
+        ("line", ["Y1"], ["G10", "G9"]),
+        ("north", ["O7", "O6", "O5"], ["P1", "P2"]),
+        ("line", [], []),
+        ("south", ["Y10", "MUD", "Y9", "Y8", "Y7"], ["G1", "G2", "G3", "G4"]),
+        ("line", ["CAVALRY"], ["SHIELD"]),
+        ("line", ["R1", "R2"], ["R3"]),
+        ("line", ["B10", "B9", "B8"], []),
+        ("line", [], ["P10"]),
+    ], offline_north=["SCOUT", "Y3", "REDEPLOY"], offline_south=["DESERTER", "TRAITOR"],
+        table_seed=table_seed)
+
+
+@functools.lru_cache(maxsize=None)
+def frame(printing_name: str, seed: int = 3) -> np.ndarray:
+    img = render(sample_scene(), printing(printing_name), seed=seed)
+    img.setflags(write=False)
+    return img
