@@ -324,3 +324,33 @@ def test_a_held_card_is_drawn_but_not_on_the_table() -> None:
         busy_scene(hand=Hand("north", 0.0, -60.0, card=BY_CODE["R8"]))
     with pytest.raises(SynthError, match="R8"):
         render(busy_scene(), printing_a(), 1, Degrade(hand=Hand("north", 0.0, -60.0, card="R8")))
+
+
+@pytest.mark.parametrize("cast", [(1.25, 1.0, 0.8), (0.8, 1.0, 1.25), (1.0, 1.2, 0.85)])
+def test_colours_survive_a_cast_once_balanced_on_a_tile(cast: tuple[float, float, float]) -> None:
+    # What a pipeline does: take the white of a tile's quiet zone as the white reference, then
+    # every top band's colour is nearest to its own colour of the printing.
+    codes = ["R5", "O5", "Y5", "G5", "B5", "P5"]
+    flags = [("line", [], [code]) for code in codes] + [("line", [], [])] * 3
+    scene = Scene.from_layout(flags, table_seed=6)
+    for printing in (printing_a(), printing_b()):
+        frame = render(scene, printing, 1, Degrade(cast=cast, exposure=0.78, noise=2.0))
+        where = {p.what: p for p in placements(scene, 1)}
+        s = 2.3
+
+        def sample(p, dx_mm: float, dy_mm: float) -> np.ndarray:  # noqa: ANN001
+            a = np.deg2rad(p.angle)
+            x = p.x + (np.cos(a) * dx_mm + np.sin(a) * dy_mm) * s
+            y = p.y + (-np.sin(a) * dx_mm + np.cos(a) * dy_mm) * s
+            patch = frame[int(y) - 2:int(y) + 3, int(x) - 2:int(x) + 3].reshape(-1, 3)
+            return np.median(patch, axis=0)
+
+        white = sample(where["tile 5"], -15.5, 0.0)        # the code's quiet zone
+        gains = 250.0 / white
+        palette = np.array(printing.colours, float)
+        for k, code in enumerate(codes):
+            seen = sample(where[code], 44.0 - 31.5, 4.0 - 44.0) * gains
+            distance = np.abs(palette - seen).sum(axis=1)
+            assert int(np.argmin(distance)) == k, (printing.name, code, seen.round(), cast)
+            # Balanced, the band is close to the printed colour: the tile is a fair reference.
+            assert distance[k] < 45, (printing.name, code, seen.round(), cast)
