@@ -1,0 +1,59 @@
+"""Scoring reads against the truth, and a labelled folder end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.rules.cards import BY_CODE
+from companion.vision.errors import VisionError
+from companion.vision.evaluate import Score, _align, evaluate_folder, generate
+from companion.vision.observation import Doubt, FlagObservation, Observation
+
+from .vision_helpers import deck
+
+C = BY_CODE
+
+
+def _obs(north: tuple[str, ...], doubts: tuple[Doubt, ...] = ()) -> Observation:
+    flags = tuple(FlagObservation(n, "line", tuple(C[c] for c in north) if n == 1 else ())
+                  for n in range(1, 10))
+    return Observation(flags, doubtful=doubts)
+
+
+def test_alignment_counts_substitutions_gaps_and_extras() -> None:
+    got = (C["R8"], C["B3"], C["G1"])
+    want = (C["R8"], C["G1"])
+    assert [op for op, _, _ in _align(got, want)] == ["same", "extra", "same"]
+    assert [op for op, _, _ in _align((C["R8"],), (C["R9"],))] == ["sub"]
+    assert [op for op, _, _ in _align((), (C["R9"],))] == ["missed"]
+
+
+def test_score_separates_flagged_from_silent_mistakes() -> None:
+    truth = _obs(("R8", "R9", "R10"))
+    s = Score()
+    s.add(_obs(("R8", "R6", "R10"), (Doubt("flag 1 north", C["R6"], C["R9"], 0.1, 1),)), truth)
+    assert (s.right, s.doubtful, s.wrong) == (2, 1, 0)
+    s.add(_obs(("R8", "R6")), truth)
+    assert (s.right, s.wrong, s.missed) == (3, 1, 1)
+    assert s.summary()["cards"] == 6
+
+
+def test_generate_then_evaluate(tmp_path: Path) -> None:
+    generate(tmp_path, 2, "classic", seed=5, degrade=False)
+    assert len(list(tmp_path.glob("*.json"))) == 2
+    score = evaluate_folder(tmp_path, deck("classic"))
+    assert score.frames == 2 and score.errors == 0
+    assert score.wrong == 0
+    assert score.right >= 0.95 * score.cards
+    assert any("cards right" in line for line in score.lines())
+
+
+def test_bad_folders(tmp_path: Path) -> None:
+    with pytest.raises(VisionError, match="not a folder"):
+        evaluate_folder(tmp_path / "nope", deck("classic"))
+    with pytest.raises(VisionError, match="no labelled frames"):
+        evaluate_folder(tmp_path, deck("classic"))
+    with pytest.raises(VisionError, match="unknown printing"):
+        generate(tmp_path, 1, "glossy", 0)
