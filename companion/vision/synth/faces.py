@@ -370,17 +370,29 @@ def _draw_face(printing: Printing, card: Card, s: float) -> np.ndarray:
     return img
 
 
-@functools.lru_cache(maxsize=4096)
-def _face_cached(printing: Printing, code: str, px_per_mm: float) -> np.ndarray:
-    card = BY_CODE[code]
-    if px_per_mm >= FACE_PX_PER_MM:
-        img = _draw_face(printing, card, px_per_mm)
-    else:
-        big = _face_cached(printing, code, FACE_PX_PER_MM)
-        size = (int(round(CARD_W * px_per_mm)), int(round(CARD_H * px_per_mm)))
-        img = cv2.resize(big, size, interpolation=cv2.INTER_AREA)
+# Two caches, bounded in memory: full-size faces (about 1 MB each, one printing's worth) and
+# the reduced faces the renderer lays on the table (under 0.1 MB each, a few printings).
+@functools.lru_cache(maxsize=72)
+def _face_large(printing: Printing, code: str, px_per_mm: float) -> np.ndarray:
+    img = _draw_face(printing, BY_CODE[code], px_per_mm)
     img.setflags(write=False)     # shared by every caller of the cache
     return img
+
+
+@functools.lru_cache(maxsize=320)
+def _face_small(printing: Printing, code: str, px_per_mm: float) -> np.ndarray:
+    # Drawn finely, then reduced: thin strokes and small text stay smooth at camera scale.
+    big = _face_large(printing, code, FACE_PX_PER_MM)
+    size = (int(round(CARD_W * px_per_mm)), int(round(CARD_H * px_per_mm)))
+    img = cv2.resize(big, size, interpolation=cv2.INTER_AREA)
+    img.setflags(write=False)
+    return img
+
+
+def _face_cached(printing: Printing, code: str, px_per_mm: float) -> np.ndarray:
+    if px_per_mm >= FACE_PX_PER_MM:
+        return _face_large(printing, code, px_per_mm)
+    return _face_small(printing, code, px_per_mm)
 
 
 def card_face(printing: Printing, card: Card | str, px_per_mm: float = FACE_PX_PER_MM

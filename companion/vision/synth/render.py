@@ -142,7 +142,7 @@ def _full_mask(w: int, h: int) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)
 def _noise_bank(w: int, h: int) -> np.ndarray:
     """Unit-free sensor grain (sigma 16), bigger than the frame: each frame crops it elsewhere."""
     rng = np.random.default_rng(0x0150)
@@ -151,7 +151,7 @@ def _noise_bank(w: int, h: int) -> np.ndarray:
     return bank
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)
 def _table(seed: int, w: int, h: int) -> np.ndarray:
     """The table surface: wood, felt or a plain laminate, its look drawn from `seed`."""
     rng = np.random.default_rng([seed, 0x7AB1E])
@@ -210,7 +210,7 @@ def _bake(img: np.ndarray, mask: np.ndarray, s: float, shadow: float) -> np.ndar
     return sprite
 
 
-@functools.lru_cache(maxsize=1200)
+@functools.lru_cache(maxsize=320)
 def _card_sprite(printing: Printing, code: str, s: float, turned: bool) -> np.ndarray:
     face = card_face(printing, code, s)
     mask = _card_mask(s)
@@ -448,7 +448,7 @@ def _homography(d: Degrade, w: int, h: int, s: float,
     return zoom @ m
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=1)
 def _lens_maps(k1: float, cw: int, ch: int, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     """remap() tables for radial distortion k1 on a `cw`x`ch` canvas around a `w`x`h` frame.
 
