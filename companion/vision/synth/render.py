@@ -114,7 +114,7 @@ class Degrade:
             noise=float(rng.uniform(1.5, 6.0)) if maybe(0.7) else 0.0,
             jpeg=int(rng.integers(55, 95)) if maybe(0.5) else 0,
             hand=arm,
-            barrel=float(rng.uniform(-0.04, 0.06)) if maybe(0.3) else 0.0)
+            barrel=float(rng.uniform(0.0, 0.06)) if maybe(0.3) else 0.0)   # wide lenses bulge
 
 
 # -- cached pieces --------------------------------------------------------------------------
@@ -448,28 +448,29 @@ def _homography(d: Degrade, w: int, h: int, s: float,
     return zoom @ m
 
 
-@functools.lru_cache(maxsize=1)
-def _lens_maps(k1: float, cw: int, ch: int, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
-    """remap() tables for radial distortion k1 on a `cw`x`ch` canvas around a `w`x`h` frame.
+def _lens_lookup(k1: float, to_canvas: np.ndarray, w: int, h: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """remap() tables: for each frame pixel, the canvas point it shows through the lens.
 
-    Radius 1 is the frame's half-diagonal.  Scaled so that the frame's edge midpoints stay
-    put; the canvas's margin supplies the table pulled in at the corners.  The tables are
-    smooth, so they are computed coarsely and interpolated.
+    Radial distortion `k1` (> 0 barrel) about the frame centre, radius 1 the half-diagonal,
+    scaled so that the midpoints of the frame's long edges stay put; then `to_canvas` (a
+    homography from the undistorted frame to the canvas).  The tables are smooth, so they
+    are computed on a coarse grid and interpolated.
     """
     q = 8
-    sw, sh = cw // q + 2, ch // q + 2
+    sw, sh = w // q + 2, h // q + 2
     # resize() puts coarse sample j at fine pixel (j + 0.5) * q - 0.5.
-    yy, xx = (np.mgrid[0:sh, 0:sw].astype(np.float32) + 0.5) * q - 0.5
-    cx, cy = (cw - 1) / 2, (ch - 1) / 2
+    yy, xx = (np.mgrid[0:sh, 0:sw].astype(np.float64) + 0.5) * q - 0.5
+    cx, cy = (w - 1) / 2, (h - 1) / 2
     half = math.hypot(w / 2, h / 2)
-    u, v = (xx - cx) / half, (yy - cy) / half
     keep = 1.0 + k1 * (min(w, h) / 2 / half) ** 2
-    f = (1.0 + k1 * (u * u + v * v)) / keep
-    mx = cv2.resize((cx + (xx - cx) * f).astype(np.float32), (sw * q, sh * q),
-                    interpolation=cv2.INTER_LINEAR)[:ch, :cw]
-    my = cv2.resize((cy + (yy - cy) * f).astype(np.float32), (sw * q, sh * q),
-                    interpolation=cv2.INTER_LINEAR)[:ch, :cw]
-    return np.ascontiguousarray(mx), np.ascontiguousarray(my)
+    f = (1.0 + k1 * (((xx - cx) / half) ** 2 + ((yy - cy) / half) ** 2)) / keep
+    pts = np.stack([cx + (xx - cx) * f, cy + (yy - cy) * f], axis=-1).reshape(1, -1, 2)
+    src = cv2.perspectiveTransform(pts, to_canvas).reshape(sh, sw, 2).astype(np.float32)
+    size = (sw * q, sh * q)
+    mapx = cv2.resize(src[:, :, 0], size, interpolation=cv2.INTER_LINEAR)[:h, :w]
+    mapy = cv2.resize(src[:, :, 1], size, interpolation=cv2.INTER_LINEAR)[:h, :w]
+    return np.ascontiguousarray(mapx), np.ascontiguousarray(mapy)
 
 
 def _light(frame: np.ndarray, d: Degrade, rng: np.random.Generator) -> np.ndarray:
@@ -560,17 +561,19 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
     mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
     canvas, content = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h)
     hm = _homography(d, w, h, s, content)
+    to_canvas = np.array([[1.0, 0, mx], [0, 1.0, my], [0, 0, 1.0]])
+    if hm is not None:
+        to_canvas = to_canvas @ np.linalg.inv(hm)
     if d.barrel:
-        # The lens bends the table image about the optical centre, the canvas's centre too.
-        # (Before the perspective warp, not after it: close enough for a few degrees of tilt.)
-        lx, ly = _lens_maps(round(d.barrel, 3), canvas.shape[1], canvas.shape[0], w, h)
-        canvas = cv2.remap(canvas, lx, ly, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    if hm is None:
+        # One resampling for the lens and the camera's pose: each frame pixel looks up the
+        # canvas through the lens (radial, about the frame centre) and then the pose.
+        mapx, mapy = _lens_lookup(d.barrel, to_canvas, w, h)
+        frame = cv2.remap(canvas, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    elif hm is None:
         frame = np.ascontiguousarray(canvas[my:my + h, mx:mx + w])
     else:
-        shift = np.array([[1.0, 0, -mx], [0, 1.0, -my], [0, 0, 1.0]])
-        frame = cv2.warpPerspective(canvas, hm @ shift, (w, h), flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE)
+        frame = cv2.warpPerspective(canvas, np.linalg.inv(to_canvas), (w, h),
+                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     # Arms are above the table: drawn on the camera image, where the table's warp puts them.
     def to_frame(points_mm: np.ndarray) -> np.ndarray:
         pts = np.column_stack([w / 2 + points_mm[:, 0] * s, h / 2 + points_mm[:, 1] * s])
