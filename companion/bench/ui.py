@@ -68,7 +68,8 @@ def render_frames(directory: Path, *, calm: int = 4, steps: int | None = None,
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion bench ui", description=__doc__)
     parser.add_argument("--size", default="800x480", help="window size (default 800x480)")
-    parser.add_argument("--calm", type=int, default=4, help="frames per table moment")
+    parser.add_argument("--calm", type=int, default=8,
+                        help="frames per table moment (default 8: a second at 8 fps)")
     parser.add_argument("--fps", type=float, default=8.0,
                         help="frames per second streamed, like the camera loop (default 8)")
     parser.add_argument("--no-taps", dest="taps", action="store_false",

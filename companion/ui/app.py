@@ -147,7 +147,16 @@ class CompanionApp(App):
             interval = self.notifier.watchdog_interval()
             if interval:
                 # Pinged from the Kivy loop itself: if the UI hangs, systemd restarts us.
-                Clock.schedule_interval(lambda dt: self.notifier.watchdog(), interval)
+                Clock.schedule_interval(self._watchdog, interval)
+
+    WORKER_MAX_SILENCE = 20.0   # seconds; under the unit's WatchdogSec=30
+
+    def _watchdog(self, dt: float) -> None:
+        # Pinged from the Kivy loop, and only while the worker is alive too: a hung UI or a
+        # hung camera/referee thread both stop the pings, and systemd restarts the service.
+        if self.notifier is not None and (self.session is None or
+                                          self.session.healthy(self.WORKER_MAX_SILENCE)):
+            self.notifier.watchdog()
 
     def _on_first_frame(self, dt: float) -> None:
         self.ready = True
@@ -267,6 +276,12 @@ class CompanionApp(App):
     def _call(self, fn: Callable[[Any], Any], on_done: Callable[[Any], None] | None = None) -> None:
         if self.session is not None:
             self.session.call(fn, on_done, self._refused)
+
+    def lock_camera(self) -> None:
+        session = self.session
+        if session is not None:
+            self._call(lambda r: session.lock_camera(),
+                       lambda controls: self.say(tr("calib.locked", self.lang)))
 
     def open_flag(self, number: int) -> None:
         self.selected_flag = number

@@ -14,7 +14,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any
 
@@ -26,6 +26,10 @@ from companion.ui.view import TableView, table_view
 log = logging.getLogger(__name__)
 
 Post = Callable[[Callable[[], None]], None]
+
+
+class SessionError(CompanionError, RuntimeError):
+    """A request the worker cannot carry out (no camera to lock, ...)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)   # compared by identity: it holds an image
@@ -86,6 +90,9 @@ class Session:
         self._ended = source is None and observations is None
         self.want_preview = False
         self.last_frame: np.ndarray | None = None   # read and written on the worker only
+        self._last_obs: Any = None
+        self._motion: Any = None
+        self._heartbeat = time.monotonic()
         self._pending = 0
         self._count_lock = threading.Lock()
         self._unsubscribe = referee.subscribe(self._on_state)
@@ -149,6 +156,12 @@ class Session:
             t = time.monotonic()
         main = frame.main
         self.last_frame = main
+        moving = self._moving(frame)
+        if moving and self._last_obs is not None:
+            # A hand over the table: nothing to commit until it settles, so skip the full
+            # read and tell the referee the table moves.
+            self.referee.feed(replace(self._last_obs, motion=True), t)
+            return True
         if self._reader is None:
             # No enrolled deck yet: the camera screen and the enrolment still work.
             self._preview(main, None, None)
@@ -164,11 +177,29 @@ class Session:
             if self._errors == 1 or self._errors % 50 == 0:
                 self._status()
             return True
+        if moving:
+            obs = replace(obs, motion=True)
+        self._last_obs = obs
         self._preview(main, obs, None)
         self.referee.feed(obs, t)
         if self._frames % 25 == 0:
             self._status()
         return True
+
+    def _moving(self, frame: Any) -> bool:
+        if self._motion is None:
+            from companion.vision.motion import MotionDetector
+            self._motion = MotionDetector()
+        lores = getattr(frame, "lores", None)
+        return bool(self._motion.update(lores)) if lores is not None else False
+
+    def lock_camera(self) -> dict[str, Any]:
+        """Freeze exposure, white balance and focus (after calibration); on the worker."""
+        lock = getattr(self._source, "lock", None)
+        if lock is None:
+            raise SessionError("this frame source has no exposure or focus to lock "
+                               "(only the Pi camera has)")
+        return dict(lock())
 
     def _preview(self, frame: np.ndarray, obs: Any, error: str | None) -> None:
         if not self.want_preview or self._on_preview is None:
@@ -196,6 +227,7 @@ class Session:
     def _loop(self) -> None:
         next_at = time.monotonic()
         while not self._stop.is_set():
+            self._heartbeat = time.monotonic()
             self._run_calls(None)
             if self._ended:
                 self._run_calls(0.1)
@@ -253,6 +285,13 @@ class Session:
             self._unsubscribe()
         self.referee = referee
         self._unsubscribe = referee.subscribe(self._on_state)
+
+    def healthy(self, max_age: float = 20.0) -> bool:
+        """Whether the worker went round its loop within `max_age` seconds (the watchdog's
+        question: a hung camera or referee must get the service restarted too)."""
+        thread = self._thread
+        alive = thread is None or thread.is_alive()
+        return alive and time.monotonic() - self._heartbeat <= max_age
 
     @property
     def ended(self) -> bool:

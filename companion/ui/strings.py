@@ -90,6 +90,8 @@ EN: dict[str, str] = {
     "calib.fix_missing": "Check that each missing tile lies flat, is not covered, "
                          "faces north with its top edge, and is inside the picture.",
     "calib.no_frame": "No picture from the camera yet",
+    "calib.lock": "Lock exposure and focus",
+    "calib.locked": "Exposure, white balance and focus are locked",
     "calib.error": "Camera: {message}",
     "enrol.title": "Enrol the deck",
     "enrol.ask": "Place {card} face up, alone, under the camera — {i} of {n}",
@@ -176,6 +178,8 @@ FR: dict[str, str] = {
     "calib.fix_missing": "Vérifiez que chaque tuile manquante est à plat, non couverte, "
                          "le bord haut vers Nord, et dans l'image.",
     "calib.no_frame": "Pas encore d'image de la caméra",
+    "calib.lock": "Figer exposition et mise au point",
+    "calib.locked": "Exposition, balance des blancs et mise au point figées",
     "calib.error": "Caméra : {message}",
     "enrol.title": "Enregistrer le jeu",
     "enrol.ask": "Posez {card} face visible, seule, sous la caméra — {i} sur {n}",
