@@ -59,7 +59,7 @@ def test_hand_marks_the_flags_it_covers() -> None:
 
 
 @pytest.mark.parametrize("make, words", [
-    (lambda: busy_scene().__class__.from_layout([("line", ["R8"], ["R8"])] + [("line", [], [])] * 8),
+    (lambda: Scene.from_layout([("line", ["R8"], ["R8"])] + [("line", [], [])] * 8),
      "twice"),
     (lambda: Scene.from_layout([("line", [], [])] * 8), "9 flag"),
     (lambda: Scene.from_layout([("sideways", [], [])] + [("line", [], [])] * 8), "sideways"),

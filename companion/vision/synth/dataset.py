@@ -66,7 +66,8 @@ def random_scene(rng: np.random.Generator, fill: float | None = None,
                 tile = winner
         elif rng.random() < 0.02:
             tile = "missing"
-        flags.append(FlagScene(n, tile, tuple(sides["north"]), tuple(sides["south"])))  # type: ignore[arg-type]
+        flags.append(FlagScene(n, tile,  # type: ignore[arg-type]
+                               tuple(sides["north"]), tuple(sides["south"])))
     offline: dict[Side, list[Card]] = {"north": [], "south": []}
     for card in _GUILE:
         if rng.random() < 0.35 * fill:

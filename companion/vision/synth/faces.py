@@ -175,14 +175,15 @@ class _Pen:
         x = x0 if align == "left" else x1 - w if align == "right" else (x0 + x1 - w) / 2
         org = (int(round(x)), int(round((y0 + y1 + h) / 2)))
         if outline is not None:
-            cv2.putText(self.img, text, org, self.font, scale, outline, thick + 2 * max(1, thick // 2),
-                        cv2.LINE_AA)
+            cv2.putText(self.img, text, org, self.font, scale, outline,
+                        thick + 2 * max(1, thick // 2), cv2.LINE_AA)
         cv2.putText(self.img, text, org, self.font, scale, colour, thick, cv2.LINE_AA)
 
 
 def _tint(colour: BGR, amount: float, paper: BGR) -> BGR:
     """`colour` mixed towards `paper` by `amount` (0 = colour, 1 = paper)."""
-    return tuple(int(round(c * (1 - amount) + p * amount)) for c, p in zip(colour, paper))  # type: ignore[return-value]
+    mixed = [int(round(c * (1 - amount) + p * amount)) for c, p in zip(colour, paper)]
+    return mixed[0], mixed[1], mixed[2]
 
 
 def _symbol(pen: _Pen, code: str, cx: float, cy: float, r: float, colour: BGR) -> None:
@@ -313,8 +314,8 @@ def _body(pen: _Pen, card: Card) -> None:
             cx, cy = CARD_W / 2, (top + bottom) / 2 - 3
             r = min(CARD_W / 2 - 6, (bottom - top) / 2 - 6)
             sides = 6 + (pr.art_seed % 3)
-            pts = [(cx + r * np.cos(2 * np.pi * k / sides + 0.3), cy + r * np.sin(2 * np.pi * k / sides + 0.3))
-                   for k in range(sides)]
+            turns = [2 * np.pi * k / sides + 0.3 for k in range(sides)]
+            pts = [(cx + r * np.cos(t), cy + r * np.sin(t)) for t in turns]
             cv2.fillPoly(pen.img, [np.array([pen.p(*q) for q in pts], np.int32)], light,
                          cv2.LINE_AA)
             cv2.polylines(pen.img, [np.array([pen.p(*q) for q in pts], np.int32)], True, colour,

@@ -65,14 +65,15 @@ class Degrade:
     barrel: float = 0.0                   # lens distortion k1: > 0 barrel, < 0 pincushion
 
     def __post_init__(self) -> None:
-        checks = [("tilt_deg", 0.0 <= self.tilt_deg <= 15.0), ("rotate_deg", abs(self.rotate_deg) <= 10),
-                  ("scale", 0.8 <= self.scale <= 1.2), ("light", 0.0 <= self.light <= 0.9),
-                  ("vignette", 0.0 <= self.vignette <= 0.9), ("exposure", 0.3 <= self.exposure <= 2.0),
-                  ("glare", 0.0 <= self.glare <= 1.0), ("blur", 0.0 <= self.blur <= 8.0),
-                  ("noise", 0.0 <= self.noise <= 40.0),
-                  ("jpeg", self.jpeg == 0 or 5 <= self.jpeg <= 100),
-                  ("cast", all(0.4 <= g <= 1.6 for g in self.cast)),
-                  ("barrel", abs(self.barrel) <= 0.2)]
+        checks = [
+            ("tilt_deg", 0.0 <= self.tilt_deg <= 15.0), ("rotate_deg", abs(self.rotate_deg) <= 10),
+            ("scale", 0.8 <= self.scale <= 1.2), ("light", 0.0 <= self.light <= 0.9),
+            ("vignette", 0.0 <= self.vignette <= 0.9), ("exposure", 0.3 <= self.exposure <= 2.0),
+            ("glare", 0.0 <= self.glare <= 1.0), ("blur", 0.0 <= self.blur <= 8.0),
+            ("noise", 0.0 <= self.noise <= 40.0), ("jpeg", self.jpeg == 0 or 5 <= self.jpeg <= 100),
+            ("cast", len(self.cast) == 3 and all(0.4 <= g <= 1.6 for g in self.cast)),
+            ("shift_mm", len(self.shift_mm) == 2 and all(abs(v) <= 60 for v in self.shift_mm)),
+            ("barrel", abs(self.barrel) <= 0.2)]
         for name, ok in checks:
             if not ok:
                 raise SynthError(f"degradation {name}={getattr(self, name)!r} is out of range")

@@ -119,8 +119,8 @@ class Hand:
             parts.append(capsule(front + n * off * w + d * 0.1 * w, turn(-d, spread),
                                  long * finger + 0.1 * w, 0.21 * w))
         # The thumb, on the hand's left as its player sees it, pointing out and forward.
-        parts.append(capsule(front - n * 0.42 * w + d * 0.55 * w, -d * np.cos(0.7) - n * np.sin(0.7),
-                             0.62 * finger, 0.25 * w))
+        thumb = -d * np.cos(0.7) - n * np.sin(0.7)             # 40 degrees out from the fingers
+        parts.append(capsule(front - n * 0.42 * w + d * 0.55 * w, thumb, 0.62 * finger, 0.25 * w))
         return parts
 
     def held_card_mm(self) -> tuple[float, float, float]:
