@@ -57,21 +57,40 @@ class TableReader:
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
         self.settings = ReadingSettings.load()
+        self._remaps: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def reset(self) -> None:
         """Forget the table's layout (the next frame is decoded from scratch)."""
         self.tracker.reset()
 
     # -- zones ------------------------------------------------------------------------------
+    def _maps(self, key: str, hm: np.ndarray, size: tuple[int, int]
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """Pixel maps for a strip, kept while the layout stays put (the usual case): a remap
+        with ready maps costs a fraction of a perspective warp."""
+        cached = self._remaps.get(key)
+        w, h = size
+        corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ hm.T
+        corners = corners[:, :2] / corners[:, 2:]
+        if cached is not None and cached[0].shape == corners.shape and \
+                float(np.abs(cached[0] - corners).max()) < 0.25:
+            return cached[1], cached[2]
+        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        pts = cv2.perspectiveTransform(np.dstack([xs, ys]).reshape(-1, 1, 2), hm)
+        mx = pts[:, 0, 0].reshape(h, w).astype(np.float32)
+        my = pts[:, 0, 1].reshape(h, w).astype(np.float32)
+        m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        self._remaps[key] = (corners, m1, m2)
+        return m1, m2
+
     def _strip(self, frame: np.ndarray, layout: Layout, origin: tuple[float, float], side: Side,
-               near: float, far: float, half: float, flag: int) -> np.ndarray:
+               near: float, far: float, half: float, flag: int, key: str = "") -> np.ndarray:
         s = self.settings
         hm = layout.strip_homography(origin, side, -half, near, 2 * half, far - near,
                                      s.px_per_mm)
         size = (s.px(2 * half), s.px(far - near))
-        strip = cv2.warpPerspective(frame, hm, size,
-                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                    borderMode=cv2.BORDER_REPLICATE)
+        strip = cv2.remap(frame, *self._maps(key, hm, size), cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
         white, black = layout.reference(flag)
         return reflectance(strip, white, black)
 
@@ -97,11 +116,8 @@ class TableReader:
                 obstructed.add(t.flag)
             for side in SIDES:
                 near, far = float(cfg["zone_near_mm"]), float(cfg["zone_far_mm"])
-                reliable_end = True
-                if t.state == side:
-                    # The claimed tile lies behind this side's cards: the column may end on it.
-                    reliable_end = False
-                refl = self._strip(frame, layout, t.anchor, side, near, far, half, t.flag)
+                refl = self._strip(frame, layout, t.anchor, side, near, far, half, t.flag,
+                                   f"{t.flag}{side}")
                 table = table_ref(t.flag, refl)
                 if self._obstructed(refl, table):
                     obstructed.add(t.flag)
@@ -110,9 +126,9 @@ class TableReader:
                     off = abs((t.centre[0] - t.anchor[0]) * layout.pose.south[0]
                               + (t.centre[1] - t.anchor[1]) * layout.pose.south[1]
                               ) / layout.pose.px_per_mm
-                    limit = off - geometry.TILE_H / 2 - near - geometry.CARD_H \
-                        + float(cfg["claimed_margin_mm"]) + 10.0
-                reads = read_strip(refl, self.templates, reliable_end, table, limit)
+                    # The claimed tile lies behind this side's cards: where it begins.
+                    limit = off - geometry.TILE_H / 2 - near
+                reads = read_strip(refl, self.templates, True, table, limit)
                 out.append((_Place(f"flag {t.flag} {side}", t.flag, side), reads))
         # Off-line areas: beyond flag 1 (west) and flag 9 (east), on each player's side.
         centre = float(cfg["offline_centre_mm"])
@@ -121,7 +137,8 @@ class TableReader:
             reads_side: list[CardRead] = []
             for flag, sign in ((1, -1.0), (FLAG_COUNT, 1.0)):
                 anchor = layout.point(layout.tile(flag).anchor, sign * centre, 0.0)
-                refl = self._strip(frame, layout, anchor, side, near, far, half, flag)
+                refl = self._strip(frame, layout, anchor, side, near, far, half, flag,
+                                   f"off{flag}{side}")
                 reads_side += read_strip(refl, self.templates, True, table_ref(flag, refl))
             out.append((_Place(f"offline {side}", None, side), reads_side))
         return out, sorted(obstructed)

@@ -43,6 +43,7 @@ class ReadingSettings:
     min_step_mm: float
     peak_min: float
     end_slack_mm: float
+    overlap_mm: float
     refine_mm: float
     side_search_mm: float
     colour_weight: float
@@ -60,7 +61,7 @@ class ReadingSettings:
                    float(c["top_search_mm"]), float(c["gap_mm"]), float(c["scan_step_mm"]),
                    float(c["scan_jiggle_mm"]), float(c["force_min"]),
                    float(c["min_step_mm"]), float(c["peak_min"]),
-                   float(c["end_slack_mm"]), float(c["refine_mm"]), float(c["side_search_mm"]),
+                   float(c["end_slack_mm"]), float(c["tile_overlap_mm"]), float(c["refine_mm"]), float(c["side_search_mm"]),
                    float(c["colour_weight"]),
                    float(c["doubt_margin"]), float(c["doubt_min_score"]),
                    float(c["not_a_card_score"]))
@@ -72,11 +73,14 @@ class ReadingSettings:
 # -- measures -----------------------------------------------------------------------------------
 def reflectance(bgr: np.ndarray, white: np.ndarray, black: np.ndarray) -> np.ndarray:
     """BGR pixels as reflectance (0 = the tile's black, 1 = its white), per channel, float32."""
-    span = np.maximum(np.asarray(white, np.float32) - black, 8.0).astype(np.float32)
-    out = bgr.astype(np.float32)
-    out -= np.asarray(black, np.float32)
-    out *= 1.0 / span
-    return out
+    white = np.asarray(white, np.float32)
+    black = np.asarray(black, np.float32)
+    gain = 1.0 / np.maximum(white - black, 8.0)
+    m = np.zeros((3, 4), np.float32)
+    m[[0, 1, 2], [0, 1, 2]] = gain
+    m[:, 3] = -black * gain
+    # One pass of cv2.transform: per channel (x - black) / (white - black).
+    return cv2.transform(bgr.astype(np.float32), m)
 
 
 def ink(refl: np.ndarray) -> np.ndarray:
@@ -100,15 +104,13 @@ class Maps:
     ink_fine: np.ndarray      # ink box-filtered over a fine cell
     ink_coarse: np.ndarray    # ... over a coarse cell
     ink: np.ndarray
-    c1: np.ndarray
-    c2: np.ndarray
+    refl: np.ndarray          # the strip itself: colour is measured on a band's pixels only
 
     @classmethod
     def of(cls, refl: np.ndarray, s: ReadingSettings) -> Maps:
         k = ink(refl)
         f, c = s.px(s.cell_mm), s.px(s.coarse_mm)
-        c1, c2 = opponent(refl)
-        return cls(s, cv2.blur(k, (f, f)), cv2.blur(k, (c, c)), k, c1, c2)
+        return cls(s, cv2.blur(k, (f, f)), cv2.blur(k, (c, c)), k, refl)
 
 
 @functools.lru_cache(maxsize=8)
@@ -158,8 +160,8 @@ def hue(m: Maps, top: int, left: int) -> np.ndarray:
     tot = float(wgt.sum())
     if tot < 1e-6:
         return np.zeros(2, np.float32)
-    return np.array([float((wgt * m.c1[y0:y1, x0:x1]).sum()) / tot,
-                     float((wgt * m.c2[y0:y1, x0:x1]).sum()) / tot], np.float32)
+    c1, c2 = opponent(np.ascontiguousarray(m.refl[y0:y1, x0:x1]))
+    return np.array([float((wgt * c1).sum()) / tot, float((wgt * c2).sum()) / tot], np.float32)
 
 
 # -- the deck's side ------------------------------------------------------------------------------
@@ -260,10 +262,14 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     `table` is the table's reflectance per row (rows x 3), so light falling off along the
     zone does not turn the table into card.  Paper is also brighter than any table a card
     game is played on, which catches pale tables whose colour is close to the paper's.
+    Worked out at half resolution: the mask only says roughly where cards lie.
     """
+    h, w = refl.shape[:2]
+    small = cv2.resize(refl, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     t = np.asarray(table, np.float32)
-    t = t[:, None, :] if t.ndim == 2 else t[None, None, :]
-    d = refl - t
+    t = cv2.resize(t[:, None, :], (1, h // 2), interpolation=cv2.INTER_AREA) if t.ndim == 2 \
+        else t[None, None, :]
+    d = small - t
     d2 = cv2.transform(d * d, np.ones((1, 3), np.float32))
     d2 = d2[:, :, 0] if d2.ndim == 3 else d2
     brighter = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
@@ -271,26 +277,25 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     raw = ((d2 > s.card_delta ** 2) | (brighter > s.paper_delta)).astype(np.uint8)
     # On a table close to the paper's colour only the cards' edges and ink stand out: close
     # the outlines and fill them, so each card (or echelon) becomes one solid region.
-    k = max(3, s.px(s.close_mm) | 1)
+    k = max(3, (s.px(s.close_mm) // 2) | 1)
     closed = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     filled = np.zeros_like(closed)
-    min_area = s.px(geometry.CARD_W) * s.px(s.band_mm) // 2
+    min_area = s.px(geometry.CARD_W) * s.px(s.band_mm) // 8
     big = [c for c in cvcompat.find_contours(closed) if cv2.contourArea(c) >= min_area]
     if big:
         cv2.drawContours(filled, big, -1, 1, thickness=cv2.FILLED)
-    return (filled > 0) | (raw > 0)
+    half = (filled | raw).astype(np.uint8)
+    return cv2.resize(half, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
 
 
 def table_colour(refl: np.ndarray, s: ReadingSettings) -> np.ndarray:
     """The bare table's reflectance along a strip (rows x 3): its outer margins, where no card
-    reaches, smoothed along the strip."""
+    reaches, averaged over a stretch of rows."""
     w = refl.shape[1]
     edge = max(2, s.px(4.0))
     margins = np.concatenate([refl[:, :edge], refl[:, w - edge:]], axis=1)
-    per_row = np.median(margins, axis=1).astype(np.float32)          # rows x 3
+    per_row = margins.mean(axis=1, dtype=np.float32)                # rows x 3
     k = max(3, s.px(20.0) | 1)
-    # A running median would resist a card corner poking into a margin; a box of medians is
-    # close enough and far cheaper.
     return cv2.blur(per_row[:, None, :], (1, k))[:, 0, :]
 
 
@@ -308,17 +313,20 @@ def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.nd
     right = np.where(any_px, w - 1 - np.argmax(mask[:, ::-1], axis=1),
                      w // 2 + card_w // 2).astype(np.float32)
     band = s.px(s.band_mm)
-    pad_l = np.concatenate([left, np.repeat(left[-1:], band)])
-    pad_r = np.concatenate([right, np.repeat(right[-1:], band)])
-    win_l = np.lib.stride_tricks.sliding_window_view(pad_l, band)[:h]
-    win_r = np.lib.stride_tricks.sliding_window_view(pad_r, band)[:h]
-    from_left = np.median(win_l, axis=1)
-    from_right = np.median(win_r, axis=1) + 1 - card_w
+    # Means over the band's rows (cumulative sums: no per-row work in Python).
+    cl = np.concatenate([[0.0], np.cumsum(left)])
+    cr = np.concatenate([[0.0], np.cumsum(right)])
+    idx = np.arange(h)
+    end = np.minimum(h, idx + band)
+    n = np.maximum(end - idx, 1)
+    from_left = (cl[end] - cl[idx]) / n
+    from_right = (cr[end] - cr[idx]) / n + 1 - card_w
     return (np.round(from_left).astype(np.int64), np.round(from_right).astype(np.int64))
 
 
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
               limit_mm: float | None = None) -> list[tuple[int, int]]:
+    # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it.
     """Top-left corners (px) of every card in a strip's column, nearest the line first.
 
     The mask (pixels unlike the table) says roughly where the column runs; the card tops are
@@ -345,10 +353,14 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     tops: list[tuple[int, int]] = []
     for a, b in _runs(rows, s.px(s.min_run_mm)):
         lo = max(0, a - gap)
-        hi = (b - card_h + slack) if reliable_end else (b - band)
+        # A column that runs into a claimed tile lying behind it has no clean end: its last
+        # card may lie partly on the tile.
+        into_tile = limit_mm is not None and b >= s.px(limit_mm) - s.px(2.0)
+        whole = reliable_end and not into_tile
+        hi = (b - card_h + slack) if whole else (b - band)
         hi = min(h - band, max(hi, a + s.px(s.top_search_mm))) + 1
-        if limit_mm is not None:
-            hi = min(hi, s.px(limit_mm))
+        if into_tile and limit_mm is not None:
+            hi = min(hi, s.px(limit_mm) - card_h + s.px(s.overlap_mm))
         if hi <= lo:
             continue
         ys = np.arange(lo, hi, step)
@@ -380,7 +392,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
             i = int(np.argmax(np.where(first, prof, -9)))
             if prof[i] >= s.force_min and free(i):
                 chosen.append(i)
-        if reliable_end and b - a > card_h:
+        if whole and b - a > card_h:
             # The last card shows whole: its top is one card height above the run's end.
             want = b - card_h
             win = np.abs(ys - want) <= slack
@@ -433,9 +445,11 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                ) -> list[CardRead]:
     """Every card of the column in an upright reflectance strip, nearest the line first."""
     s = ReadingSettings.load()
-    m = Maps.of(refl, s)
     tab = table_colour(refl, s) if table is None else table
     mask = card_mask(refl, tab, s)
+    if not mask.any():
+        return []                  # an empty zone: the commonest case, and the cheapest
+    m = Maps.of(refl, s)
     return [identify(m, t, l, tpl) for t, l in find_tops(m, mask, tpl, reliable_end, limit_mm)]
 
 
