@@ -317,7 +317,9 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
     ref_settings = RefereeSettings(stable_frames=2, stable_seconds=0.2, game=settings)
     eyes: Eyes = VisionEyes(options.printing, options.seed, options.frames) if options.vision \
         else TruthEyes()
-    calm = ref_settings.stable_frames + eyes.extra_calm
+    # Frames of a calm table after a move: enough for the motion test and the stable reads,
+    # and a few more (a first read after a move may differ); the players go on at the commit.
+    calm = ref_settings.stable_frames + eyes.extra_calm + 3
     rest = eyes.extra_calm + 2      # long enough for the motion test to call a resting arm still
     confirmations = corrections = fixes = nudges = 0
     table_seed = options.seed
@@ -369,6 +371,8 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
                             confirmations += answered[0]
                             fixes += answered[1]
                             events += answered[2]
+                            if len(referee.state.actions) > i:
+                                break  # the players see the action on the screen and go on
                         if len(referee.state.actions) > i:
                             break
                 state = referee.state
@@ -420,8 +424,8 @@ def _players_answer(referee: Referee, seen: Observation,
             for d in wrong:
                 fixed += 1
                 log.info("players fix the read %s at %s #%d: %s", d.best, d.where, d.index,
-                         d.second)
-                events += referee.confirm(d, d.second or d.best)
+                         d.second or "no card")
+                events += referee.confirm(d, d.second)
             if wrong:
                 continue
         break
@@ -435,11 +439,16 @@ def _misreads(seen: Observation, scene: Scene) -> list[Doubt]:
     truth = TableView.from_observation(scene.observation())
     out: list[Doubt] = []
     for (loc, cards), (_, real) in zip(got.places(), truth.places()):
-        if len(cards) != len(real):
-            continue  # a card missed or added: nothing a read confirmation can fix
         where = f"offline {loc.side}" if loc.flag == 0 else f"flag {loc.flag} {loc.side}"
-        out += [Doubt(where, a, b, 0.0, k) for k, (a, b) in enumerate(zip(cards, real))
-                if a != b]
+        if len(cards) == len(real) + 1:
+            # Something read as a card that is not one: the players say there is none.
+            out += [Doubt(where, cards[k], None, 0.0, k) for k in range(len(cards))
+                    if cards[:k] + cards[k + 1:] == real][:1]
+        elif len(cards) == len(real):
+            out += [Doubt(where, a, b, 0.0, k) for k, (a, b) in enumerate(zip(cards, real))
+                    if a != b]
+        # A card the camera missed: nothing to say about a read; the players straighten
+        # the cards instead (see run_demo).
     return out
 
 

@@ -87,10 +87,10 @@ class DoubtRaised:
 @dataclass(frozen=True, slots=True)
 class Confirmed:
     doubt: Doubt
-    card: Card
+    card: Card | None     # None: there is no card there
 
     def __str__(self) -> str:
-        return f"confirmed {self.card} at {self.doubt.where}"
+        return f"confirmed {self.card or 'no card'} at {self.doubt.where}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,7 +138,7 @@ class Referee:
         self._waiting: WaitingForEffect | None = None
         self._last: Stable | None = None
         # Players' word on reads: (place, index, card read there) -> card really there.
-        self._overrides: dict[tuple[Loc, int, Card], Card] = {}
+        self._overrides: dict[tuple[Loc, int, Card], Card | None] = {}
         self._scores: dict[Side, int] = {"north": 0, "south": 0}
         self._mode: Mode = "playing"
         self._hold_reason = ""
@@ -279,12 +279,17 @@ class Referee:
         """
         view = stable.view
         seen = view.locations()[0]
+        # Applied to the reading as it came (never to another override's result), and only
+        # while the card the players named is not seen elsewhere; removals last, from the end
+        # of a column, so that the indices of the others still hold.
+        fixes: list[tuple[Loc, int, Card | None]] = []
         for (loc, index, read), card in self._overrides.items():
             cards = stable.view.cards_at(loc)
-            # Applied to the reading as it came (never to another override's result), and
-            # only while the card the players named is not seen elsewhere.
-            if index < len(cards) and cards[index] == read and card not in seen:
-                view = view.replace(loc, index, card)
+            if index < len(cards) and cards[index] == read and (card is None or
+                                                                 card not in seen):
+                fixes.append((loc, index, card))
+        for loc, index, card in sorted(fixes, key=lambda f: (f[2] is None, -f[1])):
+            view = view.replace(loc, index, card)
         left: list[Doubt] = []
         for d in stable.observation.doubtful:
             place = parse_where(d.where)
@@ -499,18 +504,25 @@ class Referee:
         self._publish()
         return events
 
-    def confirm(self, doubt: Doubt, card: Card) -> list[Event]:
-        """The players say the doubtful read `doubt` is `card`; the change is then re-checked."""
+    def confirm(self, doubt: Doubt, card: Card | None) -> list[Event]:
+        """The players say the read `doubt` is `card`; the change is then re-checked.
+
+        Any read may be confirmed this way, not only a doubtful one: the UI builds a `Doubt`
+        for the card a player taps.  `card=None` says there is no card there at all (the
+        camera took something else for a card).
+        """
         loc = parse_where(doubt.where)
         if loc is None:
             raise RefereeError(f"doubt place {doubt.where!r} names no flag side or off-line area")
-        if not isinstance(card, Card):
-            raise RefereeError(f"confirm expects a card, not {card!r}")
+        if card is not None and not isinstance(card, Card):
+            raise RefereeError(f"confirm expects a card or None, not {card!r}")
         self._overrides[(loc, doubt.index, doubt.best)] = card
+        said = str(card) if card is not None else "no card"
         if self._store is not None and self.match_id is not None:
             self._store.append_confirm(self.match_id, doubt.where.replace(" ", "-"),
-                                       f"{doubt.where}: {card}",
-                                       data={"read": str(doubt.best), "card": str(card)})
+                                       f"{doubt.where}: {said}",
+                                       data={"read": str(doubt.best), "card": said,
+                                             "index": doubt.index})
         events: list[Event] = [Confirmed(doubt, card)]
         self._doubts = tuple(d for d in self._doubts
                              if (d.where, d.index) != (doubt.where, doubt.index))

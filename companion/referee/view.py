@@ -87,12 +87,15 @@ class TableView:
                     where[card] = loc
         return where, twice
 
-    def replace(self, loc: Loc, index: int, card: Card) -> TableView:
-        """The same view with the card at `index` of `loc` read as `card`."""
+    def replace(self, loc: Loc, index: int, card: Card | None) -> TableView:
+        """The same view with the card at `index` of `loc` read as `card` (None: no card)."""
         cards = list(self.cards_at(loc))
         if not 0 <= index < len(cards):
             return self
-        cards[index] = card
+        if card is None:
+            del cards[index]
+        else:
+            cards[index] = card
         new = tuple(cards)
         if loc.flag == 0:
             if loc.side == "north":

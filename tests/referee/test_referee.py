@@ -425,3 +425,16 @@ def test_doubt_whose_second_guess_is_a_card_already_there(cam: Camera) -> None:
     events = cam.settle(t.lay("south", "B3", 9), doubtful=(doubt,))
     assert violations(events) == [] and cam.referee.state.doubts == (doubt,)
     assert committed(cam.referee.confirm(doubt, C("B3"))) == [Play("south", C("B3"), 9)]
+
+
+def test_players_say_there_is_no_card(cam: Camera) -> None:
+    t = Table().lay("south", "R7", 3)
+    cam.settle(t)
+    # The camera takes the gap between two cards for a TRAITOR card.
+    phantom = Table().lay("south", "R7", 3).lay("south", "TRAITOR", 3).lay("north", "B2", 3)
+    events = cam.settle(phantom)
+    assert violations(events) == ["guile-at-flag"]
+    events = cam.referee.confirm(Doubt("flag 3 south", C("TRAITOR"), None, 0.0, 1), None)
+    assert committed(events) == [Play("north", C("B2"), 3)]
+    assert cam.referee.state.violations == ()
+    assert cam.settle(phantom) == []
