@@ -84,12 +84,13 @@ def _run(args: argparse.Namespace) -> int:
     from companion.ui.app import CompanionApp
     from companion.ui.prefs import Prefs
     from companion.vision.capture import open_source
+    from companion.ui.reader_process import ReaderProcess
     from companion.vision.deck import Deck
-    from companion.vision.pipeline import TableReader
 
     pin_map = load_pin_map(args.pins)
     if deck_path.exists():
-        reader = TableReader(Deck.load(deck_path))
+        Deck.load(deck_path)   # a damaged deck is one clear line now, not in the child
+        reader: object = ReaderProcess(deck_path)
     else:
         # First start on a new rig: the camera screen and the enrolment work without a deck.
         log.warning("no enrolled deck at %s: enrol one on the Camera screen or with "
@@ -114,7 +115,9 @@ def _run(args: argparse.Namespace) -> int:
             try:
                 app.run()
             finally:
-                app.close()
+                app.close()     # the session closes the reader process with it
+                if reader is not None:
+                    reader.close()  # type: ignore[attr-defined]  # safe twice
     return 0
 
 

@@ -136,11 +136,11 @@ class EnrolScreen(Screen):
         def work(_referee: Any) -> int:
             from companion.vision import deck as deck_module  # the vision part's enrolment
 
-            from companion.vision.pipeline import TableReader
+            from .reader_process import ReaderProcess
 
             deck = deck_module.enrol(enrol_dir())
             deck.save(target)
-            app.session.set_reader(TableReader(deck))   # the table is read from now on
+            app.session.set_reader(ReaderProcess(target))   # the table is read from now on
             return len(list(enrol_dir().glob("*.png")))
 
         def done(n: int) -> None:

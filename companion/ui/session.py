@@ -273,7 +273,9 @@ class Session:
 
     def set_reader(self, reader: Any) -> None:
         """Read the table with this reader from now on (a deck just enrolled); on the worker."""
-        self._reader = reader
+        old, self._reader = self._reader, reader
+        if old is not None and hasattr(old, "close"):
+            old.close()
 
     @property
     def has_reader(self) -> bool:
@@ -321,6 +323,9 @@ class Session:
         source, self._source = self._source, None
         if source is not None:
             source.close()
+        reader, self._reader = self._reader, None
+        if reader is not None and hasattr(reader, "close"):
+            reader.close()
 
     def __enter__(self) -> Session:
         return self
