@@ -171,7 +171,7 @@ class Templates:
 
     cards: tuple[Card, ...]
     fine: np.ndarray        # (cards, cells) normalised weighted ink, fine cells
-    coarse: np.ndarray      # (cards, cells) normalised weighted ink, coarse cells
+    coarse: np.ndarray      # (classes, cells) normalised plain ink, coarse cells
     hues: np.ndarray        # (cards, 2)
     fine_w: np.ndarray      # per-cell weights: where the deck's bands differ from each other
     coarse_w: np.ndarray
@@ -217,9 +217,12 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     rows, cols = _grid(s, False)
     half = len(cols) // 2
     left, right = _split(class_raw * fw, len(rows), half)
-    # Finding tops wants what all bands share (the band itself): the coarse cells stay plain.
+    # Finding tops wants what all bands share (the band itself): the coarse cells stay plain,
+    # one template per class (a value's six colours look alike in ink), which is cheaper.
+    coarse_cls = np.array([coarse_a[class_of == i].mean(axis=0) for i in range(len(classes))],
+                          np.float32)
     return Templates(cards, _normalise(fine_a * fw).astype(np.float32),
-                     _normalise(coarse_a).astype(np.float32),
+                     _normalise(coarse_cls).astype(np.float32),
                      np.array(hues, np.float32), fw, cw,
                      (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32)),
                      half, class_of)
