@@ -21,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="save every drawn frame as a JPEG in DIR")
     p.add_argument("--no-vision", dest="vision", action="store_false",
                    help="fast mode: skip drawing and reading, feed the ground truth")
+    p.add_argument("--actions", type=int, default=None, metavar="N",
+                   help="stop after the first N actions of the game (a short demo)")
     p.add_argument("--printing", default="classic", help="which printing of the deck to draw (classic or bold)")
     p.set_defaults(handler=_run)
 
@@ -28,4 +30,4 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _run(args: argparse.Namespace) -> int:
     from companion.referee.demo import DemoOptions, main
     return main(DemoOptions(seed=args.seed, db=args.db, frames=args.frames, vision=args.vision,
-                            printing=args.printing))
+                            printing=args.printing, actions=args.actions))

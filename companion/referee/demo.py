@@ -67,6 +67,7 @@ class DemoOptions:
     frames: Path | None = None
     vision: bool = True
     printing: str = "classic"
+    actions: int | None = None      # stop after this many actions (a short demo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +313,11 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
     started = time.perf_counter()
     settings = Settings()
     moments, final = _moments(options.seed, settings)
+    if options.actions is not None:
+        if options.actions < 1:
+            raise DemoError(f"--actions must be at least 1, not {options.actions}")
+        moments = moments[:options.actions]
+        final = moments[-1].after
     played = tuple(m.action for m in moments)
     # The motion test already waits for three still frames; two equal reads then suffice.
     ref_settings = RefereeSettings(stable_frames=2, stable_seconds=0.2, game=settings)

@@ -83,3 +83,24 @@ def test_sigkill_and_resume_loses_and_doubles_nothing(tmp_path: Path) -> None:
     assert kills >= 1
     assert b"agreement between the record and the game played: 100.0%" in out
     assert _log(killed) == expected
+
+
+@pytest.mark.slow
+def test_demo_through_the_real_pipeline(tmp_path: Path) -> None:
+    """Frames drawn, read by the vision pipeline, refereed and recorded (contract 3)."""
+    from companion.cli import main
+    frames = tmp_path / "frames"
+    code = main(["demo", "--seed", "7", "--actions", "14", "--db", str(tmp_path / "v.sqlite"),
+                 "--frames", str(frames)])
+    assert code == 0
+    assert len(list(frames.glob("frame-*.jpg"))) > 14 * 5
+    with MatchStore(tmp_path / "v.sqlite", readonly=True) as store:
+        assert len(store.effective_actions(1)) == 14
+
+
+def test_demo_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+    assert main(["demo", "--no-vision", "--actions", "0", "--db", str(tmp_path / "x")]) == 2
+    assert "--actions must be at least 1" in capsys.readouterr().err
+    assert main(["demo", "--printing", "nope", "--db", str(tmp_path / "x")]) == 2
+    assert "unknown printing 'nope'" in capsys.readouterr().err
