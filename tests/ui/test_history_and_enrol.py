@@ -70,3 +70,33 @@ def test_crop_card_cuts_one_card_out_straight(tmp_path: Path) -> None:
     assert top_left[2] > top_left[0] + 40 and abs(bottom_right[2] - bottom_right[0]) < 20
     with pytest.raises(EnrolError, match="no single card"):
         crop_card(np.full((1296, 2304, 3), 50, np.uint8))
+
+
+def test_enrolment_on_the_rig_asks_card_by_card(start_app, tmp_path: Path,
+                                                _isolated_data_dir: Path, artifacts_dir) -> None:
+    import cv2
+
+    from companion.ui.enrol import FACE_H, FACE_W
+    from companion.vision.capture import FolderSource
+
+    frame = np.full((1296, 2304, 3), (60, 40, 30), np.uint8)
+    frame[500:703, 1000:1145] = 235                      # one card alone on the cloth
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "f0.png"), frame)
+    ui = start_app(lambda p: make_referee(p), {"source": FolderSource(frames, loop=True),
+                                               "reader": None, "pace": True},
+                   start_screen="enrol")
+    app = ui.app
+    assert app.root.current == "enrol"
+    ui.until(lambda: app.session.last_frame is not None, what="a frame")
+    enrol = ui.screen("enrol")
+    assert "red 1" in app.enrol_text and "1 of 70" in app.enrol_text
+    ui.shot(artifacts_dir, "enrol")
+    ui.press(enrol.ids.capture)
+    ui.until(lambda: app.enrol_index == 1, what="the capture")
+    saved = cv2.imread(str(_isolated_data_dir / "enrol" / "R1.png"))
+    assert saved is not None and saved.shape == (FACE_H, FACE_W, 3)
+    assert "red 2" in app.enrol_text
+    ui.press(enrol.ids.skip)
+    assert app.enrol_index == 2 and "red 3" in app.enrol_text
