@@ -46,6 +46,9 @@ from .settings import RefereeSettings
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
+
+    Image = npt.NDArray[np.uint8]   # a BGR frame
 
     from companion.vision.synth import Hand, Scene
 
@@ -151,8 +154,8 @@ class VisionEyes:
         self.reads = 0
         self.count = 0
         self._scene: Scene | None = None
-        self._frame: np.ndarray | None = None
-        self._lores: np.ndarray | None = None
+        self._frame: Image | None = None
+        self._lores: Image | None = None
         if frames_dir is not None:
             frames_dir.mkdir(parents=True, exist_ok=True)
 
@@ -175,14 +178,14 @@ class VisionEyes:
         self.reads += 1
         return self.reader.read(self._main())
 
-    def _main(self) -> np.ndarray:
+    def _main(self) -> Image:
         from companion.vision.synth import render
         if self._frame is None:
             assert self._scene is not None
             self._frame = render(self._scene, self.printing, seed=self.seed)
         return self._frame
 
-    def _save(self, frame: np.ndarray) -> None:
+    def _save(self, frame: Image) -> None:
         import cv2
         assert self.frames_dir is not None
         cv2.imwrite(str(self.frames_dir / f"frame-{self.count:05d}.jpg"), frame,
