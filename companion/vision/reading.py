@@ -32,6 +32,7 @@ class ReadingSettings:
     card_delta: float
     paper_delta: float
     close_mm: float
+    table_rows_mm: float
     row_cover: float
     row_middle_mm: float
     min_run_mm: float
@@ -46,6 +47,8 @@ class ReadingSettings:
     overlap_mm: float
     refine_mm: float
     side_search_mm: float
+    scales: tuple[float, ...]
+    refine_x_mm: float
     colour_weight: float
     doubt_margin: float
     doubt_min_score: float
@@ -56,12 +59,13 @@ class ReadingSettings:
     def load(cls) -> ReadingSettings:
         c = load_config()["reading"]
         return cls(float(c["px_per_mm"]), float(c["band_mm"]), float(c["band_inset_mm"]),
-                   float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]), float(c["paper_delta"]), float(c["close_mm"]),
+                   float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]), float(c["paper_delta"]), float(c["close_mm"]), float(c["table_rows_mm"]),
                    float(c["row_cover"]), float(c["row_middle_mm"]), float(c["min_run_mm"]),
                    float(c["top_search_mm"]), float(c["gap_mm"]), float(c["scan_step_mm"]),
                    float(c["scan_jiggle_mm"]), float(c["force_min"]),
                    float(c["min_step_mm"]), float(c["peak_min"]),
                    float(c["end_slack_mm"]), float(c["tile_overlap_mm"]), float(c["refine_mm"]), float(c["side_search_mm"]),
+                   tuple(float(x) for x in c["scales"]), float(c["refine_x_mm"]),
                    float(c["colour_weight"]),
                    float(c["doubt_margin"]), float(c["doubt_min_score"]),
                    float(c["not_a_card_score"]))
@@ -132,9 +136,14 @@ def _normalise(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(n, 1e-6)
 
 
-def raw_cells(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool) -> np.ndarray:
-    """Ink of the bands' cells (one row per band) for card top-left corners given in px."""
+def raw_cells(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool,
+              scale: float = 1.0) -> np.ndarray:
+    """Ink of the bands' cells (one row per band) for card top-left corners given in px;
+    `scale` stretches the grid (a card seen a little larger or smaller than nominal)."""
     rows, cols = _grid(m.s, coarse)
+    if scale != 1.0:
+        rows = np.round(rows * scale).astype(np.int64)
+        cols = np.round(cols * scale).astype(np.int64)
     src = m.ink_coarse if coarse else m.ink_fine
     h, w = src.shape
     r = np.clip(tops[:, None, None] + rows[None, :, None], 0, h - 1)
@@ -298,7 +307,9 @@ def table_colour(refl: np.ndarray, s: ReadingSettings) -> np.ndarray:
     edge = max(2, s.px(4.0))
     margins = np.concatenate([refl[:, :edge], refl[:, w - edge:]], axis=1)
     per_row = margins.mean(axis=1, dtype=np.float32)                # rows x 3
-    k = max(3, s.px(20.0) | 1)
+    # Barely smoothed: wood grain runs along the line, i.e. along the strip's rows, and each
+    # row's own margins know its shade.
+    k = max(3, s.px(s.table_rows_mm) | 1)
     return cv2.blur(per_row[:, None, :], (1, k))[:, 0, :]
 
 
@@ -369,8 +380,11 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         ys = np.arange(lo, hi, step)
         # Both guesses of the card's left edge, each a little either side.
         shifts = np.array([-jig, 0, jig]) if jig else np.array([0])
+        # ... and the column's nominal place: cards are laid centred on their flag's tile.
+        nominal = np.full(len(ys), (w - s.px(geometry.CARD_W)) // 2)
         cand = np.concatenate([lefts_all[0][ys][:, None] + shifts[None, :],
-                               lefts_all[1][ys][:, None] + shifts[None, :]], axis=1)
+                               lefts_all[1][ys][:, None] + shifts[None, :],
+                               nominal[:, None] + shifts[None, :]], axis=1)
         yy = np.repeat(ys, cand.shape[1])
         sims = (descriptors(m, yy, cand.ravel(), True) @ tpl.coarse.T).max(axis=1)
         sims = sims.reshape(len(ys), -1)
@@ -421,11 +435,15 @@ def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
     ys = np.full(len(xs), top)
     coarse = (descriptors(m, ys, xs, True) @ tpl.coarse.T).max(axis=1)
     left = int(xs[int(np.argmax(coarse))])
-    ry, rx = s.px(s.refine_mm), max(1, s.px(s.refine_mm) // 2)
+    ry, rx = s.px(s.refine_mm), s.px(s.refine_x_mm)
     dy, dx = np.meshgrid(np.arange(-ry, ry + 1), np.arange(-rx, rx + 1), indexing="ij")
     tops = top + dy.ravel()
     lefts = left + dx.ravel()
-    raw = raw_cells(m, tops, lefts, False) * tpl.fine_w
+    # Lens distortion and perspective leave a card a few per cent larger or smaller than the
+    # strip's nominal scale: try a few stretches of the cell grid too.
+    raw = np.concatenate([raw_cells(m, tops, lefts, False, sc) for sc in s.scales]) * tpl.fine_w
+    tops = np.tile(tops, len(s.scales))
+    lefts = np.tile(lefts, len(s.scales))
     rows, _ = _grid(s, False)
     lh, rh = _split(raw, len(rows), tpl.half_cols)
     sim_l = _normalise(lh) @ tpl.halves[0].T          # (offsets, classes)
