@@ -471,7 +471,9 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     if not mask.any():
         return []                  # an empty zone: the commonest case, and the cheapest
     m = Maps.of(refl, s)
-    return [identify(m, t, l, tpl) for t, l in find_tops(m, mask, tpl, reliable_end, limit_mm)]
+    reads = [identify(m, t, l, tpl) for t, l in find_tops(m, mask, tpl, reliable_end, limit_mm)]
+    # A "top" that fits no card at all is a card's body, a shadow or a hand: no card.
+    return [r for r in reads if r.score >= s.not_a_card_score]
 
 
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
