@@ -76,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="read frames on the worker thread instead of the vision process")
     parser.add_argument("--no-taps", dest="taps", action="store_false",
                         help="do not open proof screens while streaming")
+    parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                        help="render the frames and the deck into DIR and keep them (then try "
+                             "`companion run --source DIR/frames --deck DIR/deck.npz`)")
     args = parser.parse_args(list(argv or []))
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") \
             and sys.platform.startswith("linux") and not os.path.exists("/dev/dri/card0"):
@@ -84,10 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-ui-") as tmp:
+        where = args.keep if args.keep is not None else Path(tmp)
         t_render = time.perf_counter()
-        deck_path, moves = render_frames(Path(tmp), calm=args.calm)
+        deck_path, moves = render_frames(where, calm=args.calm)
         render_s = time.perf_counter() - t_render
-        return _measure(args, Path(tmp), deck_path, moves, render_s)
+        return _measure(args, where, deck_path, moves, render_s)
 
 
 def _measure(args: argparse.Namespace, tmp: Path, deck_path: Path, moves: int,

@@ -57,6 +57,8 @@ def parse_size(text: str) -> tuple[int, int]:
 def configure_kivy(size: tuple[int, int] | None) -> None:
     """Window options; must run before Kivy's window module is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    # SDL's own clipboard: no probing for xclip/xsel, which a kiosk does not have.
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     from kivy.config import Config
 
     if size is not None:

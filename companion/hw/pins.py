@@ -192,6 +192,7 @@ def make_pin_factory(kind: str = "auto") -> Any:
         return factory
     if kind == "real":
         raise PinFactoryError("no GPIO pin factory works here (" + "; ".join(errors) + ")")
-    warnings.warn("no GPIO here: LEDs and buttons use mock pins", RuntimeWarning, stacklevel=2)
-    log.warning("no GPIO here (%s): LEDs and buttons use mock pins", "; ".join(errors))
+    # Said once, as gpiozero says its own fallbacks: a warning, with why each backend failed.
+    warnings.warn(f"no GPIO here ({'; '.join(errors)}): LEDs and buttons use mock pins",
+                  RuntimeWarning, stacklevel=2)
     return make_pin_factory("mock")

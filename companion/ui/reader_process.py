@@ -50,7 +50,7 @@ def _serve(conn: Any, deck_path: str, shm_name: str) -> None:
             if message is None:
                 return
             shape = tuple(message)
-            frame = np.ndarray(shape, dtype=np.uint8, buffer=shm.buf)
+            frame: np.ndarray = np.ndarray(shape, dtype=np.uint8, buffer=shm.buf)
             try:
                 obs = reader.read(frame)
             except CompanionError as exc:

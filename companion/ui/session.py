@@ -237,9 +237,13 @@ class Session:
             except StopIteration:
                 more = False
             except CompanionError as exc:
-                self._errors += 1
-                self._last_error = str(exc)
-                log.warning("frame source: %s", exc)
+                from companion.vision.errors import EndOfStream
+                if isinstance(exc, EndOfStream):
+                    log.info("frame source: %s", exc)   # a recorded source is over
+                else:
+                    self._errors += 1
+                    self._last_error = str(exc)
+                    log.warning("frame source: %s", exc)
                 more = False
             except Exception as exc:  # noqa: BLE001 - failsafe: the worker must survive
                 log.exception("the referee failed on a frame")
