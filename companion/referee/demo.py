@@ -152,6 +152,7 @@ class VisionEyes:
         self.motion = MotionDetector()
         self.extra_calm = self.motion.settings.settle_frames
         self.reads = 0
+        self.unreadable = 0
         self.count = 0
         self._scene: Scene | None = None
         self._frame: Image | None = None
@@ -176,7 +177,14 @@ class VisionEyes:
             # referee is told only that the table moves (which restarts its stability count).
             return Observation(motion=True)
         self.reads += 1
-        return self.reader.read(self._main())
+        try:
+            return self.reader.read(self._main())
+        except CompanionError as exc:
+            # A frame the pipeline cannot read (tiles hidden): like a moving frame, it
+            # restarts the referee's count; the next frames are read again.
+            self.unreadable += 1
+            log.info("frame %d unreadable: %s", self.count, exc)
+            return Observation(motion=True)
 
     def _main(self) -> Image:
         from companion.vision.synth import render
@@ -363,7 +371,7 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
                 if isinstance(m.action, Pass):
                     events += referee.pass_turn(m.action.player)
                 else:
-                    script = _frames(m, table_seed, i % 2 == 1, calm, rest if i % 4 == 2 else 0)
+                    script = _frames(m, table_seed, i % 2 == 1, calm, rest if i % 6 == 2 else 0)
                     for attempt in range(1 + NUDGES):
                         if attempt:
                             # Still not settled: the players straighten the cards, which
