@@ -116,7 +116,7 @@ class CompanionApp(App):
         self._start_screen = start_screen
         self._apply_prefs(self.prefs)
         self.bind(view=self._texts, lang=self._texts, north_name=self._texts,
-                  south_name=self._texts)
+                  south_name=self._texts, naming=self._texts)
         self._texts()
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -240,10 +240,13 @@ class CompanionApp(App):
         self.score_text = "   ".join((
             tr("round", self.lang, n=v.round),
             tr("scores", self.lang, north=v.scores[0], south=v.scores[1])))
-        self.north_text = self.side_name("north") + "  ·  " + tr("tactics.one", self.lang,
-                                                                 n=v.tactics[0])
-        self.south_text = self.side_name("south") + "  ·  " + tr("tactics.one", self.lang,
-                                                                 n=v.tactics[1])
+        for i, side in enumerate(("north", "south")):
+            parts = [self.side_name(side), tr("tactics.one", self.lang, n=v.tactics[i])]
+            if v.offline[i]:
+                # Guile cards played and discards, beyond the ends of the line on that side.
+                parts.append(tr("offline", self.lang, cards=", ".join(
+                    c.name(self.naming) for c in v.offline[i])))  # type: ignore[arg-type]
+            setattr(self, f"{side}_text", "  ·  ".join(parts))
         if v.problems:
             self.problem_text = tr("problems.count", self.lang, n=len(v.problems),
                                    first=self.problem_line(v.problems[0]))
