@@ -264,7 +264,18 @@ class Referee:
         if stable is None:
             return []
         self._last = stable
-        events = self._on_stable(stable)
+        try:
+            events = self._on_stable(stable)
+        except Exception as exc:  # failsafe (STYLE: pibooth): keep the last legal state
+            if isinstance(exc, CompanionError):
+                log.error("the referee could not take a stable table: %s", exc)
+            else:
+                log.exception("the referee failed on a stable table")
+            reason = "record-error" if isinstance(exc, CompanionError) else "referee-error"
+            events = self._settle(Violation(
+                reason, f"the referee could not take this table ({exc}); the last legal state "
+                "is kept: check the record and the table"))
+            self._stability.reset()  # try again on the next stable reading
         if events:
             self._publish()
         return events
@@ -349,6 +360,7 @@ class Referee:
             return events
         involved = tuple(d for d in doubts if _read_at(view, d) in found.changed)
         if involved:
+            events += self._settle(None)
             if involved != self._doubts:
                 self._doubts = involved
                 events.append(DoubtRaised(involved))
@@ -370,10 +382,13 @@ class Referee:
         if violation is not None:
             events.append(ViolationRaised(violation))
             if self._store is not None and self.match_id is not None:
-                self._store.append_violation(
-                    self.match_id, violation.reason, violation.message,
-                    player=violation.action.player if violation.action else None,
-                    action=violation.action, turn=self._round.game.turn)
+                try:
+                    self._store.append_violation(
+                        self.match_id, violation.reason, violation.message,
+                        player=violation.action.player if violation.action else None,
+                        action=violation.action, turn=self._round.game.turn)
+                except CompanionError as exc:  # the violation is shown all the same
+                    log.warning("violation not recorded: %s", exc)
         return events
 
     # -- committing ---------------------------------------------------------------------------

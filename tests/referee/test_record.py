@@ -98,3 +98,15 @@ def test_a_match_of_two_rounds(tmp_path: Path) -> None:
         again = Referee(RefereeSettings(), store, ref.match_id)
         assert again.state.round == 2 and again.state.actions == (Play("south", C("P5"), 5),)
         assert dict(again.state.scores) == {"south": 5, "north": 0}
+
+
+def test_a_failing_record_keeps_the_last_legal_state(tmp_path: Path) -> None:
+    store = MatchStore(tmp_path / "m.sqlite")
+    ref = Referee(RefereeSettings(), store)
+    cam = Camera(ref)
+    t = Table()
+    cam.settle(t.lay("south", "R8", 1))
+    store.close()  # the disk went away: the next commit cannot be recorded
+    cam.settle(t.lay("north", "B2", 2))
+    assert ref.state.actions == (Play("south", C("R8"), 1),)
+    assert ref.state.violations[0].reason == "record-error"
