@@ -24,6 +24,7 @@ from companion.errors import CompanionError
 from companion.rules.actions import Action, Claim, Deserter, Pass, Play, Redeploy, Traitor
 from companion.rules.cards import Card
 from companion.rules.errors import IllegalActionError
+from companion.rules.match import RoundResult
 from companion.rules.position import FLAG_COUNT, SIDES, Position, Side, other
 from companion.rules.prover import ClaimVerdict, claimable, prove
 from companion.rules.state import ClaimRefusedError, GameState, Settings
@@ -458,9 +459,9 @@ class Referee:
             return []
         winner = g.winner
         assert g.outcome is not None
-        if winner is not None:
-            self._scores[winner] += 5
-            self._scores[other(winner)] += len(g.claimed_flags(other(winner)))
+        result = RoundResult.of(g)  # winner 5, loser one per flag held
+        for side in SIDES:
+            self._scores[side] += result.points(side)
         last = self._round.number >= self.settings.rounds
         self._mode = "match-over" if last else "round-over"
         if self._store is not None and self.match_id is not None:
