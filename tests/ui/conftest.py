@@ -14,6 +14,7 @@ import pytest
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
 os.environ.setdefault("KIVY_HOME", str(Path(__file__).resolve().parents[2] / ".venv" / "kivy-home"))
 
 if not os.environ.get("DISPLAY"):
