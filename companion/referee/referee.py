@@ -25,7 +25,7 @@ from companion.rules.actions import Action, Claim, Deserter, Pass, Play, Redeplo
 from companion.rules.cards import Card
 from companion.rules.errors import IllegalActionError
 from companion.rules.match import RoundResult
-from companion.rules.position import FLAG_COUNT, SIDES, Position, Side, other
+from companion.rules.position import FLAG_COUNT, SIDES, Position, Side
 from companion.rules.prover import ClaimVerdict, claimable, prove
 from companion.rules.state import ClaimRefusedError, GameState, Settings
 from companion.vision.observation import Doubt, Observation
