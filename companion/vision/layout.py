@@ -120,8 +120,19 @@ class Layout:
                         dtype=np.float64)
 
     def reference(self, flag: int) -> tuple[np.ndarray, np.ndarray]:
-        """White and black BGR for a flag's zones: its own tile's, else its nearest seen tile's."""
-        order = sorted(range(FLAG_COUNT), key=lambda i: (not self.tiles[i].seen,
+        """White and black BGR for a flag's zones: its own tile's, else its nearest good one's.
+
+        A tile under a glare spot shows a grey "black" and a clipped white: its contrast
+        falls far below the other tiles', and it must not set the colours of its zones.
+        """
+        spans = [float(np.mean(np.subtract(t.white, t.black))) for t in self.tiles]
+        seen = [sp for sp, t in zip(spans, self.tiles) if t.seen]
+        typical = float(np.median(seen)) if seen else 0.0
+
+        def good(i: int) -> bool:
+            return self.tiles[i].seen and spans[i] >= 0.6 * typical
+
+        order = sorted(range(FLAG_COUNT), key=lambda i: (not good(i), not self.tiles[i].seen,
                                                          abs(i + 1 - flag)))
         t = self.tiles[order[0]]
         return np.array(t.white, np.float32), np.array(t.black, np.float32)

@@ -50,6 +50,8 @@ class ReadingSettings:
     scales: tuple[float, ...]
     refine_x_mm: float
     colour_weight: float
+    colour_cap: float
+    paper_share: float
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
@@ -66,7 +68,8 @@ class ReadingSettings:
                    float(c["min_step_mm"]), float(c["peak_min"]),
                    float(c["end_slack_mm"]), float(c["tile_overlap_mm"]), float(c["refine_mm"]), float(c["side_search_mm"]),
                    tuple(float(x) for x in c["scales"]), float(c["refine_x_mm"]),
-                   float(c["colour_weight"]),
+                   float(c["colour_weight"]), float(c["colour_cap"]),
+                   float(c["paper_share"]),
                    float(c["doubt_margin"]), float(c["doubt_min_score"]),
                    float(c["not_a_card_score"]))
 
@@ -165,11 +168,21 @@ def hue(m: Maps, top: int, left: int) -> np.ndarray:
     s = m.s
     y0, y1 = max(0, top), max(0, top + s.px(s.band_mm))
     x0, x1 = max(0, left + s.px(s.inset_mm)), max(0, left + s.px(geometry.CARD_W - s.inset_mm))
-    wgt = m.ink[y0:y1, x0:x1] ** 2
+    ink_band = m.ink[y0:y1, x0:x1]
+    wgt = ink_band ** 2
     tot = float(wgt.sum())
     if tot < 1e-6:
         return np.zeros(2, np.float32)
-    c1, c2 = opponent(np.ascontiguousarray(m.refl[y0:y1, x0:x1]))
+    band = np.ascontiguousarray(m.refl[y0:y1, x0:x1])
+    # The card's own paper (its least inked pixels) as white: a colour cast or a glare spot
+    # over this card, but not over the tile, then cancels out.
+    flat = ink_band.ravel()
+    n = max(4, int(flat.size * s.paper_share))
+    idx = np.argpartition(flat, n)[:n]
+    paper = band.reshape(-1, 3)[idx].mean(axis=0)
+    if float(paper.min()) > 0.2:
+        band = band * (float(paper.mean()) / paper).astype(np.float32)
+    c1, c2 = opponent(band)
     return np.array([float((wgt * c1).sum()) / tot, float((wgt * c2).sum()) / tot], np.float32)
 
 
@@ -436,24 +449,38 @@ def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
     coarse = (descriptors(m, ys, xs, True) @ tpl.coarse.T).max(axis=1)
     left = int(xs[int(np.argmax(coarse))])
     ry, rx = s.px(s.refine_mm), s.px(s.refine_x_mm)
-    dy, dx = np.meshgrid(np.arange(-ry, ry + 1), np.arange(-rx, rx + 1), indexing="ij")
+    rows, _ = _grid(s, False)
+
+    def sims(tops: np.ndarray, lefts: np.ndarray, scale: float
+             ) -> tuple[np.ndarray, np.ndarray]:
+        raw = raw_cells(m, tops, lefts, False, scale) * tpl.fine_w
+        lh, rh = _split(raw, len(rows), tpl.half_cols)
+        return _normalise(lh) @ tpl.halves[0].T, _normalise(rh) @ tpl.halves[1].T
+
+    # Stage 1, nominal scale: every offset along the column, every other one across.
+    dy, dx = np.meshgrid(np.arange(-ry, ry + 1), np.arange(-rx, rx + 1, 2), indexing="ij")
     tops = top + dy.ravel()
     lefts = left + dx.ravel()
-    # Lens distortion and perspective leave a card a few per cent larger or smaller than the
-    # strip's nominal scale: try a few stretches of the cell grid too.
-    raw = np.concatenate([raw_cells(m, tops, lefts, False, sc) for sc in s.scales]) * tpl.fine_w
-    tops = np.tile(tops, len(s.scales))
-    lefts = np.tile(lefts, len(s.scales))
-    rows, _ = _grid(s, False)
-    lh, rh = _split(raw, len(rows), tpl.half_cols)
-    sim_l = _normalise(lh) @ tpl.halves[0].T          # (offsets, classes)
-    sim_r = _normalise(rh) @ tpl.halves[1].T
+    sim_l, sim_r = sims(tops, lefts, 1.0)
+    k0 = int(np.argmax((sim_l + sim_r).max(axis=1)))
+    # Stage 2, around the best offset: the neighbours across, and the grid's stretches (lens
+    # distortion and perspective leave a card a few per cent off the strip's scale).
+    ny, nx = np.meshgrid(np.arange(-1, 2), np.arange(-1, 2), indexing="ij")
+    t2 = tops[k0] + ny.ravel()
+    l2 = lefts[k0] + nx.ravel()
+    for sc in s.scales:
+        a_l, a_r = sims(t2, l2, sc)
+        sim_l = np.concatenate([sim_l, a_l])
+        sim_r = np.concatenate([sim_r, a_r])
+        tops = np.concatenate([tops, t2])
+        lefts = np.concatenate([lefts, l2])
     by_class = 0.5 * (sim_l.max(axis=0) + sim_r.max(axis=0))
     shape = by_class[tpl.class_of]
     best = int(np.argmax(by_class))
     k = int(np.argmax(sim_l[:, best] + sim_r[:, best]))
     h = hue(m, int(tops[k]), int(lefts[k]))
-    dist = np.linalg.norm(tpl.hues - h[None, :], axis=1)
+    # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
+    dist = np.minimum(np.linalg.norm(tpl.hues - h[None, :], axis=1), s.colour_cap)
     score = shape - s.colour_weight * dist
     order = np.argsort(-score)[:5]
     cands = tuple((tpl.cards[i], float(score[i])) for i in order)
