@@ -85,6 +85,7 @@ class DemoResult:
     read_fixes: int
     nudges: int
     corrections: int
+    undos: int
     resumed_at: int
     seconds: float
 
@@ -317,6 +318,99 @@ def _find_match(store: object, seed: int) -> int | None:
     return best
 
 
+class _Players:
+    """The two players at the drawn table: they play the bots' moves in front of the camera
+    and answer the referee as players would (confirm reads, straighten cards, undo)."""
+
+    def __init__(self, referee: Referee, eyes: Eyes, seed: int, calm: int, rest: int,
+                 out: Callable[[str], None]) -> None:
+        self.referee, self.eyes, self.out = referee, eyes, out
+        self.table_seed = seed
+        self.calm, self.rest = calm, rest
+        self.t = 0.0
+        self.frames = self.confirmations = self.fixes = self.nudges = 0
+        self.corrections = self.undos = 0
+        self.events: list[Event] = []
+
+    def show(self, script: Iterator[tuple[Scene, bool]], done: Callable[[], bool]) -> None:
+        """Film `script`; the players answer after each frame and go on once `done()`."""
+        for scene, moving in script:
+            self.t += FRAME_DT
+            self.frames += 1
+            seen = self.eyes.look(scene, moving)
+            self.events += self.referee.feed(seen, self.t)
+            confirmed, fixed, events = _players_answer(self.referee, seen, scene)
+            self.confirmations += confirmed
+            self.fixes += fixed
+            self.events += events
+            if done():
+                break
+
+    def restore(self, state: GameState) -> None:
+        """Put the table back as `state` has it and wait until the referee agrees."""
+        self.show(self._still(state, hand=True), lambda: self.referee.state.mode == "playing"
+                  and not self.referee.state.violations)
+
+    def _still(self, state: GameState, hand: bool = False) -> Iterator[tuple[Scene, bool]]:
+        from companion.vision.synth import Hand
+        if hand:
+            yield scene_of(state, self.table_seed, Hand("south", 0.0, 120.0)), True
+        still = scene_of(state, self.table_seed)
+        for _ in range(self.calm):
+            yield still, False
+
+    def play(self, i: int, m: _Moment) -> bool:
+        """Play moment `i` until the referee has committed it; False if it never does."""
+        referee = self.referee
+        if isinstance(m.action, Pass):
+            self.events += referee.pass_turn(m.action.player)
+            return len(referee.state.actions) == i + 1
+        script = _frames(m, self.table_seed, i % 2 == 1, self.calm,
+                         self.rest if i % 6 == 2 else 0)
+        for attempt in range(1 + NUDGES):
+            self.show(script, lambda: len(referee.state.actions) > i)
+            actions = referee.state.actions
+            if len(actions) == i + 1 and actions[i] == m.action:
+                return True
+            if len(actions) > i and actions[i] != m.action:
+                wrong = actions[i]
+                card = getattr(m.action, "card", None)
+                if card is not None and _same_but_card(wrong, m.action):
+                    self.corrections += 1
+                    self.out(f"     the players correct action {i + 1}: {wrong} -> {m.action}")
+                    self.events += referee.correct(i, card)
+                    continue_script = False
+                else:
+                    # The referee took the table for something else (a card the camera saw
+                    # in a gap, say): undo, put the table back, tell it what it misread.
+                    self.undos += 1
+                    self.out(f"     the players undo action {i + 1} ({wrong}) and play "
+                             f"{m.action} again")
+                    self.events += referee.undo_to(i)
+                    self.restore(m.before)
+                    continue_script = True
+                if referee.state.actions[i:] == (m.action,):
+                    return True
+                if not continue_script:
+                    return False
+                script = _frames(m, self.table_seed, False, self.calm)
+                continue
+            if len(actions) > i + 1:
+                return False
+            # Not committed yet: the players straighten the cards, which changes how every
+            # card lies, and the camera looks again.
+            self.nudges += 1
+            self.table_seed += 7919
+            script = _nudged(m, self.table_seed, self.calm)
+        return False
+
+
+def _same_but_card(a: Action, b: Action) -> bool:
+    """Whether two actions differ only in the card they name (a misread card)."""
+    card = getattr(b, "card", None)
+    return type(a) is type(b) and card is not None and replace(a, card=card) == b
+
+
 def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoResult:
     """Play, draw, read, referee and record one seeded game; the comparison at the end."""
     from companion.record.store import MatchStore
@@ -338,10 +432,6 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
     # and a few more (a first read after a move may differ); the players go on at the commit.
     calm = ref_settings.stable_frames + eyes.extra_calm + 3
     rest = eyes.extra_calm + 2      # long enough for the motion test to call a resting arm still
-    confirmations = corrections = fixes = nudges = 0
-    table_seed = options.seed
-    frames = 0
-    t = 0.0
     try:
         with MatchStore(options.db) as store:
             match_id = _find_match(store, options.seed)
@@ -358,50 +448,18 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
                 out(f"match {match_id}: seed {options.seed}, resumed after {resumed_at} "
                     "recorded actions")
             assert referee.match_id is not None
-            now = moments[resumed_at - 1].after if resumed_at else \
-                GameState.new_table(first="south", settings=settings)
-            # The table as it stands, calm: the referee checks it against the record.
-            for _ in range(calm):
-                t += FRAME_DT
-                frames += 1
-                referee.feed(eyes.look(scene_of(now, table_seed), False), t)
+            players = _Players(referee, eyes, options.seed, calm, rest, out)
+            # The table as it stands: the referee checks it against the record.
+            players.restore(moments[resumed_at - 1].after if resumed_at else
+                            GameState.new_table(first="south", settings=settings))
             for i in range(resumed_at, len(moments)):
                 m = moments[i]
-                events: list[Event] = []
-                if isinstance(m.action, Pass):
-                    events += referee.pass_turn(m.action.player)
-                else:
-                    script = _frames(m, table_seed, i % 2 == 1, calm, rest if i % 6 == 2 else 0)
-                    for attempt in range(1 + NUDGES):
-                        if attempt:
-                            # Still not settled: the players straighten the cards, which
-                            # changes how every card lies, and the camera looks again.
-                            nudges += 1
-                            table_seed += 7919
-                            script = _nudged(m, table_seed, calm)
-                        for scene, moving in script:
-                            t += FRAME_DT
-                            frames += 1
-                            seen = eyes.look(scene, moving)
-                            events += referee.feed(seen, t)
-                            answered = _players_answer(referee, seen, scene)
-                            confirmations += answered[0]
-                            fixes += answered[1]
-                            events += answered[2]
-                            if len(referee.state.actions) > i:
-                                break  # the players see the action on the screen and go on
-                        if len(referee.state.actions) > i:
-                            break
-                state = referee.state
-                if len(state.actions) == i + 1 and state.actions[i] != m.action:
-                    card = getattr(m.action, "card", None)
-                    if card is not None and type(state.actions[i]) is type(m.action):
-                        corrections += 1
-                        out(f"     players correct action {i}: {state.actions[i]} -> {m.action}")
-                        events += referee.correct(i, card)
-                _report(out, i, events)
-                if len(referee.state.actions) != i + 1:
-                    v = referee.state.violations
+                players.events = []
+                ok = players.play(i, m)
+                _report(out, i, players.events)
+                if not ok:
+                    state = referee.state
+                    v = state.violations
                     out(f"     the referee did not commit {m.action}"
                         + (f": {v[0]}" if v else "")
                         + (f"; waiting for doubts {state.doubts}" if state.doubts else ""))
@@ -412,8 +470,10 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
         eyes.close()
     winner = final.winner
     termination = final.outcome.termination if final.outcome else "unfinished"
-    return DemoResult(match_id, played, recorded, winner, termination, frames, confirmations,
-                      fixes, nudges, corrections, resumed_at, time.perf_counter() - started)
+    p = players
+    return DemoResult(match_id, played, recorded, winner, termination, p.frames,
+                      p.confirmations, p.fixes, p.nudges, p.corrections, p.undos, resumed_at,
+                      time.perf_counter() - started)
 
 
 def _players_answer(referee: Referee, seen: Observation,
@@ -499,7 +559,8 @@ def main(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     out(f"frames: {result.frames} ({'vision pipeline' if options.vision else 'ground truth'}); "
         f"the players confirmed {result.confirmations} doubtful reads, fixed "
         f"{result.read_fixes} misreads flagged by a violation, straightened the cards "
-        f"{result.nudges} times and corrected {result.corrections} recorded actions; "
+        f"{result.nudges} times, corrected {result.corrections} and undid {result.undos} "
+        "recorded actions; "
         f"{result.seconds:.1f} s")
     out(f"match {result.match_id} saved; agreement between the record and the game played: "
         f"{100 * result.agreement:.1f}% ({same}/{len(result.played)} actions, "

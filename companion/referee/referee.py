@@ -381,6 +381,7 @@ class Referee:
         if old is not None:
             events.append(ViolationCleared(old))
         if violation is not None:
+            log.info("violation %s", violation)
             events.append(ViolationRaised(violation))
             if self._store is not None and self.match_id is not None:
                 try:
@@ -431,6 +432,7 @@ class Referee:
             self._store.append_action(self.match_id, action, turn=r.game.turn)
         r.game = game
         r.actions.append(action)
+        log.info("committed round %d action %d: %s", r.number, index, action)
         events: list[Event] = [ActionCommitted(r.number, index, action)]
         if verdict is not None:
             r.verdicts.append(verdict)
