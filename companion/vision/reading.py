@@ -235,7 +235,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     class_of = np.array([classes.index(k) for k in keys])
     class_raw = np.array([fine_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                          np.float32)
-    fw, cw = _cell_weights(class_raw), _cell_weights(coarse_a)
+    fw = _cell_weights(class_raw)
     rows, cols = _grid(s, False)
     half = len(cols) // 2
     left, right = _split(class_raw * fw, len(rows), half)
@@ -243,8 +243,10 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     # one template per class (a value's six colours look alike in ink), which is cheaper.
     coarse_cls = np.array([coarse_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                           np.float32)
+    # Half plain, half weighted: the band's common look finds it, its differences pin it.
+    cw = (0.5 + 0.5 * _cell_weights(coarse_cls)).astype(np.float32)
     return Templates(cards, _normalise(fine_a * fw).astype(np.float32),
-                     _normalise(coarse_cls).astype(np.float32),
+                     _normalise(coarse_cls * cw).astype(np.float32),
                      np.array(hues, np.float32), fw, cw,
                      (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32)),
                      half, class_of)
@@ -399,7 +401,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
                                lefts_all[1][ys][:, None] + shifts[None, :],
                                nominal[:, None] + shifts[None, :]], axis=1)
         yy = np.repeat(ys, cand.shape[1])
-        sims = (descriptors(m, yy, cand.ravel(), True) @ tpl.coarse.T).max(axis=1)
+        sims = (descriptors(m, yy, cand.ravel(), True, tpl.coarse_w) @ tpl.coarse.T).max(axis=1)
         sims = sims.reshape(len(ys), -1)
         k = sims.argmax(axis=1)
         prof = sims[np.arange(len(ys)), k]
