@@ -149,9 +149,12 @@ def raw_cells(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool,
         cols = np.round(cols * scale).astype(np.int64)
     src = m.ink_coarse if coarse else m.ink_fine
     h, w = src.shape
-    r = np.clip(tops[:, None, None] + rows[None, :, None], 0, h - 1)
-    c = np.clip(lefts[:, None, None] + cols[None, None, :], 0, w - 1)
-    return src[r, c].reshape(len(tops), -1)
+    # Flat indices and one `take`: much cheaper than 2-D fancy indexing.  Corners outside
+    # the strip are clipped per axis (a card at the strip's edge).
+    r = np.clip(tops[:, None] + rows[None, :], 0, h - 1) * w          # (n, rows)
+    c = np.clip(lefts[:, None] + cols[None, :], 0, w - 1)             # (n, cols)
+    idx = r[:, :, None] + c[:, None, :]
+    return src.ravel().take(idx.ravel()).reshape(len(tops), -1)
 
 
 def descriptors(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool,
@@ -465,17 +468,18 @@ def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
     lefts = left + dx.ravel()
     sim_l, sim_r = sims(tops, lefts, 1.0)
     k0 = int(np.argmax((sim_l + sim_r).max(axis=1)))
-    # Stage 2, around the best offset: the neighbours across, and the grid's stretches (lens
-    # distortion and perspective leave a card a few per cent off the strip's scale).
-    ny, nx = np.meshgrid(np.arange(-1, 2), np.arange(-1, 2), indexing="ij")
-    t2 = tops[k0] + ny.ravel()
-    l2 = lefts[k0] + nx.ravel()
-    for sc in s.scales:
-        a_l, a_r = sims(t2, l2, sc)
-        sim_l = np.concatenate([sim_l, a_l])
-        sim_r = np.concatenate([sim_r, a_r])
-        tops = np.concatenate([tops, t2])
-        lefts = np.concatenate([lefts, l2])
+    # Stage 2, around the best offset: the odd offsets across that stage 1 skipped, and the
+    # grid's stretches (lens distortion and perspective leave a card a few per cent off the
+    # strip's scale), all in one product.
+    t0, l0 = int(tops[k0]), int(lefts[k0])
+    extra = [(np.array([t0, t0]), np.array([l0 - 1, l0 + 1]), 1.0)]
+    extra += [(np.array([t0]), np.array([l0]), sc) for sc in s.scales if sc != 1.0]
+    raw = np.concatenate([raw_cells(m, t, l, False, sc) for t, l, sc in extra]) * tpl.fine_w
+    lh, rh = _split(raw, len(rows), tpl.half_cols)
+    sim_l = np.concatenate([sim_l, _normalise(lh) @ tpl.halves[0].T])
+    sim_r = np.concatenate([sim_r, _normalise(rh) @ tpl.halves[1].T])
+    tops = np.concatenate([tops] + [t for t, _, _ in extra])
+    lefts = np.concatenate([lefts] + [l for _, l, _ in extra])
     by_class = 0.5 * (sim_l.max(axis=0) + sim_r.max(axis=0))
     shape = by_class[tpl.class_of]
     best = int(np.argmax(by_class))
