@@ -519,8 +519,9 @@ def _misreads(seen: Observation, scene: Scene) -> list[Doubt]:
         where = f"offline {loc.side}" if loc.flag == 0 else f"flag {loc.flag} {loc.side}"
         if len(cards) == len(real) + 1:
             # Something read as a card that is not one: the players say there is none.
+            # (the last such place: a card read twice is the same card seen again below)
             out += [Doubt(where, cards[k], None, 0.0, k) for k in range(len(cards))
-                    if cards[:k] + cards[k + 1:] == real][:1]
+                    if cards[:k] + cards[k + 1:] == real][-1:]
         elif len(cards) == len(real):
             out += [Doubt(where, a, b, 0.0, k) for k, (a, b) in enumerate(zip(cards, real))
                     if a != b]

@@ -139,7 +139,10 @@ class Referee:
         self._waiting: WaitingForEffect | None = None
         self._last: Stable | None = None
         # Players' word on reads: (place, index, card read there) -> card really there.
-        self._overrides: dict[tuple[Loc, int, Card], Card | None] = {}
+        self._overrides: dict[tuple[Loc, int, Card], Card] = {}
+        # Players' word that a read is no card at all; it concerns the table as it is, so
+        # it is forgotten at the next commit.
+        self._dismissed: set[tuple[Loc, int, Card]] = set()
         self._scores: dict[Side, int] = {"north": 0, "south": 0}
         self._mode: Mode = "playing"
         self._hold_reason = ""
@@ -300,6 +303,15 @@ class Referee:
             if index < len(cards) and cards[index] == read and (card is None or
                                                                  card not in seen):
                 fixes.append((loc, index, card))
+        removed: dict[Loc, int] = {}
+        for loc, index, read in self._dismissed:
+            cards = stable.view.cards_at(loc)
+            # "No card there" holds only while the place shows more cards than it holds:
+            # it never hides a card the referee knows is there.
+            if index < len(cards) and cards[index] == read and \
+                    len(cards) - removed.get(loc, 0) > len(committed.cards_at(loc)):
+                removed[loc] = removed.get(loc, 0) + 1
+                fixes.append((loc, index, None))
         for loc, index, card in sorted(fixes, key=lambda f: (f[2] is None, -f[1])):
             view = view.replace(loc, index, card)
         left: list[Doubt] = []
@@ -312,7 +324,8 @@ class Referee:
             if not 0 <= d.index < len(cards):
                 continue
             read = cards[d.index]
-            if (loc, d.index, d.best) in self._overrides or read in committed.cards_at(loc):
+            if (loc, d.index, d.best) in self._overrides or read in committed.cards_at(loc) \
+                    or (loc, d.index, d.best) in self._dismissed:
                 continue
             if d.second is not None and d.second in committed.cards_at(loc) and \
                     d.second not in view.locations()[0]:
@@ -432,6 +445,7 @@ class Referee:
             self._store.append_action(self.match_id, action, turn=r.game.turn)
         r.game = game
         r.actions.append(action)
+        self._dismissed.clear()
         log.info("committed round %d action %d: %s", r.number, index, action)
         events: list[Event] = [ActionCommitted(r.number, index, action)]
         if verdict is not None:
@@ -534,7 +548,10 @@ class Referee:
             raise RefereeError(f"doubt place {doubt.where!r} names no flag side or off-line area")
         if card is not None and not isinstance(card, Card):
             raise RefereeError(f"confirm expects a card or None, not {card!r}")
-        self._overrides[(loc, doubt.index, doubt.best)] = card
+        if card is None:
+            self._dismissed.add((loc, doubt.index, doubt.best))
+        else:
+            self._overrides[(loc, doubt.index, doubt.best)] = card
         said = str(card) if card is not None else "no card"
         if self._store is not None and self.match_id is not None:
             self._store.append_confirm(self.match_id, doubt.where.replace(" ", "-"),

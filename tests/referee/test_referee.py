@@ -437,4 +437,12 @@ def test_players_say_there_is_no_card(cam: Camera) -> None:
     events = cam.referee.confirm(Doubt("flag 3 south", C("TRAITOR"), None, 0.0, 1), None)
     assert committed(events) == [Play("north", C("B2"), 3)]
     assert cam.referee.state.violations == ()
-    assert cam.settle(phantom) == []
+    # The players' word was about the table as it was: after the commit, a phantom seen
+    # again is reported again, and dismissed again.
+    assert violations(cam.settle(phantom)) == ["guile-at-flag"]
+    cam.referee.confirm(Doubt("flag 3 south", C("TRAITOR"), None, 0.0, 1), None)
+    assert cam.referee.state.violations == ()
+    # "No card there" never hides a card the referee knows is there.
+    cam.referee.confirm(Doubt("flag 3 south", C("R7"), None, 0.0, 0), None)
+    assert violations(cam.settle(t.lay("north", "B2", 3))) == []
+    assert len(cam.referee.state.actions) == 2
