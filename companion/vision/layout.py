@@ -286,9 +286,22 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
         for n in missing:
             p = predicted[n]
             ref = near[min(near, key=lambda f: abs(f - n))]
-            covered = not _bare(frame, pose, p, table)
-            tiles.append(FlagTile(n, "line" if covered else "missing", p, p if covered else None,
-                                  False, ref.white, ref.black))
+            state: TileState = "missing"
+            centre: Vec | None = None
+            if not _bare(frame, pose, p, table):
+                state, centre = "line", p          # something covers its place on the line
+            else:
+                # Bare on the line: a tile hidden where claimed tiles go is that side's claim.
+                hidden = []
+                for side, sign in (("north", -1.0), ("south", 1.0)):
+                    q = (p[0] + sign * geometry.CLAIMED_OFFSET * pose.px_per_mm * pose.south[0],
+                         p[1] + sign * geometry.CLAIMED_OFFSET * pose.px_per_mm * pose.south[1])
+                    h, w = frame.shape[:2]
+                    if 0 <= q[0] < w and 0 <= q[1] < h and not _bare(frame, pose, q, table):
+                        hidden.append((side, q))
+                if len(hidden) == 1:
+                    state, centre = hidden[0][0], hidden[0][1]  # type: ignore[assignment]
+            tiles.append(FlagTile(n, state, p, centre, False, ref.white, ref.black))
         tiles.sort(key=lambda t: t.flag)
     return Layout(pose, tuple(tiles))
 

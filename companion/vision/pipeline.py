@@ -94,17 +94,27 @@ class TableReader:
         white, black = layout.reference(flag)
         return reflectance(strip, white, black)
 
-    def _obstructed(self, refl: np.ndarray, table: np.ndarray) -> bool:
-        """A hand or an arm over the zone spills into its margins, where no card ever lies."""
+    def _obstructed_flags(self, profiles: dict[str, list[tuple[int, np.ndarray]]]) -> set[int]:
+        """Flags whose zone margins (where no card lies) do not look like the table there.
+
+        Each zone's margins give the table's shade row by row; at the same distance from the
+        line the nine zones of a side should agree (wood grain runs along the line), so a
+        zone whose shade strays from the others' median over a stretch has something over
+        it: an arm, a hand, its shadow.
+        """
         s = self.settings
         cfg = load_config()["layout"]
-        edge = max(2, s.px(5.0))
-        margins = np.concatenate([refl[:, :edge], refl[:, -edge:]], axis=1)
-        ref = np.median(table, axis=0) if table.ndim == 2 else table
-        d = np.ascontiguousarray(margins[::2, ::2]) - ref.astype(np.float32)
-        d2 = cv2.transform(d * d, np.ones((1, 3), np.float32))
-        far = d2 > (1.5 * s.card_delta) ** 2
-        return float(far.mean()) > cfg["obstructed_share"]
+        out: set[int] = set()
+        for items in profiles.values():
+            if len(items) < 3:
+                continue
+            stack = np.stack([p for _, p in items])                 # flags x rows x 3
+            median = np.median(stack, axis=0)
+            far = np.linalg.norm(stack - median[None], axis=2) > cfg["obstructed_delta"]
+            for (flag, _), rows in zip(items, far):
+                if float(rows.mean()) > cfg["obstructed_share"]:
+                    out.add(flag)
+        return out
 
     def _zones(self, frame: np.ndarray, layout: Layout
                ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
@@ -113,16 +123,16 @@ class TableReader:
         out: list[tuple[_Place, list[CardRead]]] = []
         obstructed: set[int] = set()
         table_ref = self._table_reference(frame, layout)
+        profiles: dict[str, list[tuple[int, np.ndarray]]] = {}
         for t in layout.tiles:
-            if not t.seen:
+            if not t.seen and t.state != "missing":
                 obstructed.add(t.flag)
             for side in SIDES:
                 near, far = float(cfg["zone_near_mm"]), float(cfg["zone_far_mm"])
                 refl = self._strip(frame, layout, t.anchor, side, near, far, half, t.flag,
                                    f"{t.flag}{side}")
                 table = table_ref(t.flag, refl)
-                if self._obstructed(refl, table):
-                    obstructed.add(t.flag)
+                profiles.setdefault(side, []).append((t.flag, table))
                 limit = None
                 if t.state == side and t.centre is not None:
                     off = abs((t.centre[0] - t.anchor[0]) * layout.pose.south[0]
@@ -132,6 +142,7 @@ class TableReader:
                     limit = off - geometry.TILE_H / 2 - near
                 reads = read_strip(refl, self.templates, True, table, limit)
                 out.append((_Place(f"flag {t.flag} {side}", t.flag, side), reads))
+        obstructed |= self._obstructed_flags(profiles)
         # Off-line areas: beyond flag 1 (west) and flag 9 (east), on each player's side.
         centre = float(cfg["offline_centre_mm"])
         near, far = float(cfg["offline_near_mm"]), float(cfg["offline_far_mm"])
