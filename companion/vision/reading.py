@@ -441,57 +441,73 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
 
 
 def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
-    """Name the card whose top-left corner is near (top, left).
+    """Name the card whose top-left corner is near (top, left) (see `identify_many`)."""
+    return identify_many(m, [(top, left)], tpl)[0]
 
-    First the card is centred sideways on coarse cells (the mask's edges may belong to the
-    card beneath); then each half of the band is aligned on its own with every candidate,
-    which absorbs a card turned by a few degrees.
-    """
-    s = m.s
-    wide = s.px(s.side_search_mm)
-    xs = left + np.arange(-wide, wide + 1)
-    ys = np.full(len(xs), top)
-    coarse = (descriptors(m, ys, xs, True) @ tpl.coarse.T).max(axis=1)
-    left = int(xs[int(np.argmax(coarse))])
-    ry, rx = s.px(s.refine_mm), s.px(s.refine_x_mm)
-    rows, _ = _grid(s, False)
 
-    def sims(tops: np.ndarray, lefts: np.ndarray, scale: float
-             ) -> tuple[np.ndarray, np.ndarray]:
-        raw = raw_cells(m, tops, lefts, False, scale) * tpl.fine_w
-        lh, rh = _split(raw, len(rows), tpl.half_cols)
-        return _normalise(lh) @ tpl.halves[0].T, _normalise(rh) @ tpl.halves[1].T
-
-    # Stage 1, nominal scale: every offset along the column, every other one across.
-    dy, dx = np.meshgrid(np.arange(-ry, ry + 1), np.arange(-rx, rx + 1, 2), indexing="ij")
-    tops = top + dy.ravel()
-    lefts = left + dx.ravel()
-    sim_l, sim_r = sims(tops, lefts, 1.0)
-    k0 = int(np.argmax((sim_l + sim_r).max(axis=1)))
-    # Stage 2, around the best offset: the odd offsets across that stage 1 skipped, and the
-    # grid's stretches (lens distortion and perspective leave a card a few per cent off the
-    # strip's scale), all in one product.
-    t0, l0 = int(tops[k0]), int(lefts[k0])
-    extra = [(np.array([t0, t0]), np.array([l0 - 1, l0 + 1]), 1.0)]
-    extra += [(np.array([t0]), np.array([l0]), sc) for sc in s.scales if sc != 1.0]
-    raw = np.concatenate([raw_cells(m, t, l, False, sc) for t, l, sc in extra]) * tpl.fine_w
+def _half_sims(m: Maps, tpl: Templates, tops: np.ndarray, lefts: np.ndarray, scale: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    rows, _ = _grid(m.s, False)
+    raw = raw_cells(m, tops, lefts, False, scale) * tpl.fine_w
     lh, rh = _split(raw, len(rows), tpl.half_cols)
-    sim_l = np.concatenate([sim_l, _normalise(lh) @ tpl.halves[0].T])
-    sim_r = np.concatenate([sim_r, _normalise(rh) @ tpl.halves[1].T])
-    tops = np.concatenate([tops] + [t for t, _, _ in extra])
-    lefts = np.concatenate([lefts] + [l for _, l, _ in extra])
-    by_class = 0.5 * (sim_l.max(axis=0) + sim_r.max(axis=0))
-    shape = by_class[tpl.class_of]
-    best = int(np.argmax(by_class))
-    k = int(np.argmax(sim_l[:, best] + sim_r[:, best]))
-    h = hue(m, int(tops[k]), int(lefts[k]))
-    # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
-    dist = np.minimum(np.linalg.norm(tpl.hues - h[None, :], axis=1), s.colour_cap)
-    score = shape - s.colour_weight * dist
-    order = np.argsort(-score)[:5]
-    cands = tuple((tpl.cards[i], float(score[i])) for i in order)
-    return CardRead(cands, float(tops[k]) / s.px_per_mm,
-                    (float(lefts[k]) + s.px(geometry.CARD_W) / 2) / s.px_per_mm)
+    return _normalise(lh) @ tpl.halves[0].T, _normalise(rh) @ tpl.halves[1].T
+
+
+def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> list[CardRead]:
+    """Name the cards whose top-left corners (px) are near `corners`, all at once.
+
+    First each card is centred sideways on coarse cells (the mask's edges may belong to the
+    card beneath); then each half of the band is aligned on its own with every candidate,
+    which absorbs a card turned by a few degrees; last, the cell grid is stretched a little
+    (lens distortion and perspective leave a card a few per cent off the strip's scale).
+    Everything is batched over the cards: one gather and one product per stage.
+    """
+    if not corners:
+        return []
+    s = m.s
+    n = len(corners)
+    top0 = np.array([c[0] for c in corners], np.int64)
+    left0 = np.array([c[1] for c in corners], np.int64)
+    wide = s.px(s.side_search_mm)
+    offs = np.arange(-wide, wide + 1)
+    coarse = descriptors(m, np.repeat(top0, len(offs)), (left0[:, None] + offs).ravel(), True,
+                         tpl.coarse_w) @ tpl.coarse.T
+    left0 = left0 + offs[coarse.max(axis=1).reshape(n, -1).argmax(axis=1)]
+    # Stage 1, nominal scale: every offset along the column, every other one across.
+    ry, rx = s.px(s.refine_mm), s.px(s.refine_x_mm)
+    dy, dx = np.meshgrid(np.arange(-ry, ry + 1), np.arange(-rx, rx + 1, 2), indexing="ij")
+    k1 = dy.size
+    tops = (top0[:, None] + dy.ravel()).ravel()
+    lefts = (left0[:, None] + dx.ravel()).ravel()
+    sl, sr = _half_sims(m, tpl, tops, lefts, 1.0)
+    ncls = sl.shape[1]
+    sl, sr = sl.reshape(n, k1, ncls), sr.reshape(n, k1, ncls)
+    tops, lefts = tops.reshape(n, k1), lefts.reshape(n, k1)
+    k0 = (sl + sr).max(axis=2).argmax(axis=1)
+    t0, l0 = tops[np.arange(n), k0], lefts[np.arange(n), k0]
+    # Stage 2, around each best offset: the odd offsets across, and the stretches.
+    extra = [(t0, l0 - 1, 1.0), (t0, l0 + 1, 1.0)]
+    extra += [(t0, l0, sc) for sc in s.scales if sc != 1.0]
+    parts = [_half_sims(m, tpl, t, l, sc) for t, l, sc in extra]
+    sl = np.concatenate([sl] + [p[0][:, None, :] for p in parts], axis=1)
+    sr = np.concatenate([sr] + [p[1][:, None, :] for p in parts], axis=1)
+    tops = np.concatenate([tops] + [t[:, None] for t, _, _ in extra], axis=1)
+    lefts = np.concatenate([lefts] + [l[:, None] for _, l, _ in extra], axis=1)
+    by_class = 0.5 * (sl.max(axis=1) + sr.max(axis=1))            # (cards, classes)
+    out = []
+    for i in range(n):
+        shape = by_class[i][tpl.class_of]
+        best = int(np.argmax(by_class[i]))
+        k = int(np.argmax(sl[i, :, best] + sr[i, :, best]))
+        h = hue(m, int(tops[i, k]), int(lefts[i, k]))
+        # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
+        dist = np.minimum(np.linalg.norm(tpl.hues - h[None, :], axis=1), s.colour_cap)
+        score = shape - s.colour_weight * dist
+        order = np.argsort(-score)[:5]
+        cands = tuple((tpl.cards[j], float(score[j])) for j in order)
+        out.append(CardRead(cands, float(tops[i, k]) / s.px_per_mm,
+                            (float(lefts[i, k]) + s.px(geometry.CARD_W) / 2) / s.px_per_mm))
+    return out
 
 
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
@@ -504,11 +520,12 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     if not mask.any():
         return []                  # an empty zone: the commonest case, and the cheapest
     m = Maps.of(refl, s)
-    reads = [identify(m, t, l, tpl) for t, l in find_tops(m, mask, tpl, reliable_end, limit_mm)]
+    reads = identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm), tpl)
     # A "top" that fits no card at all is a card's body, a shadow or a hand: no card.
     return [r for r in reads if r.score >= s.not_a_card_score]
 
 
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "descriptors", "find_tops", "hue", "identify", "ink", "read_strip",
+           "card_mask", "descriptors", "find_tops", "hue", "identify", "identify_many", "ink",
+           "read_strip",
            "reflectance", "table_colour"]
