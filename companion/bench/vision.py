@@ -79,7 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             motion_ms.append(1000 * (time.perf_counter() - t))
 
     s = score.summary()
-    ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
+    def ok(good: bool) -> str:
+        return "ok" if good else "MISSED"
+
     print(f"companion bench vision: {s['frames']} frames ({', '.join(names)}), seed {args.seed}")
     print(f"  frames refused             {s['errors']}")
     print(f"  cards scored               {s['cards']} "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -60,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     vision.set_defaults(handler=_deck_help(vision))
 
 
-def _deck_help(parser: argparse.ArgumentParser):  # noqa: ANN202
+def _deck_help(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     def show(args: argparse.Namespace) -> int:
         parser.print_help(sys.stderr)
         return 2

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from . import cvcompat
 from .deck import Deck
 from .errors import VisionError
 from .observation import Observation, ObservationError
+
+if TYPE_CHECKING:
+    from .synth import Printing
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +88,8 @@ class Score:
         self.cards += len(want)
         for op, i, j in _align(got, want):
             flagged = i is not None and (where, i) in doubts
+            gi = got[i] if i is not None else None
+            wj = want[j] if j is not None else None
             if op == "same":
                 if flagged:
                     self.doubtful += 1
@@ -95,16 +101,16 @@ class Score:
                     self.doubtful += 1
                 else:
                     self.wrong += 1
-                    self.mistakes.append(f"{name}: {where} #{i}: read {got[i]} for {want[j]}")
+                    self.mistakes.append(f"{name}: {where} #{i}: read {gi} for {wj}")
             elif op == "extra":
                 if flagged:
                     self.doubtful += 1
                 else:
                     self.extra += 1
-                    self.mistakes.append(f"{name}: {where} #{i}: read {got[i]} where none lies")
+                    self.mistakes.append(f"{name}: {where} #{i}: read {gi} where none lies")
             else:
                 self.missed += 1
-                self.mistakes.append(f"{name}: {where}: missed {want[j]}")
+                self.mistakes.append(f"{name}: {where}: missed {wj}")
 
     def summary(self) -> dict[str, float | int]:
         n = max(self.cards, 1)
@@ -201,7 +207,7 @@ def evaluate_folder(directory: str | Path, deck: Deck) -> Score:
     return score
 
 
-def printing_named(name: str):  # noqa: ANN201
+def printing_named(name: str) -> Printing:
     """A synthetic printing by name: `classic`, `bold` or `random-N`."""
     from .synth import PRINTINGS, random_printing
     if name in PRINTINGS:

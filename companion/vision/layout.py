@@ -274,7 +274,7 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
     tiles = []
     for s in sorted(sightings, key=lambda s: s.flag):
         off = _across(pose, s.centre) - line_d
-        state = _state_of(off)
+        state: TileState = _state_of(off)
         anchor = s.centre if state == "line" else (
             s.centre[0] - off * pose.px_per_mm * pose.south[0],
             s.centre[1] - off * pose.px_per_mm * pose.south[1])
@@ -286,7 +286,7 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
         for n in missing:
             p = predicted[n]
             ref = near[min(near, key=lambda f: abs(f - n))]
-            state: TileState = "missing"
+            state = "missing"
             centre: Vec | None = None
             if not _bare(frame, pose, p, table):
                 state, centre = "line", p          # something covers its place on the line
@@ -556,8 +556,8 @@ class LayoutTracker:
                 fresh = []
             if len(fresh) == FLAG_COUNT:
                 return self._acquire(frame)
-            for s in fresh:
-                matched[s.flag] = s.centre
+            for sg in fresh:
+                matched[sg.flag] = sg.centre
         # Shift of the tiles that were found: the prediction for those that were not.
         shifts = [(matched[t.flag][0] - t.centre[0], matched[t.flag][1] - t.centre[1])
                   for t in known if t.flag in matched and t.centre is not None]
@@ -579,13 +579,13 @@ class LayoutTracker:
             else:
                 predicted = (t.centre[0] + mean_shift[0], t.centre[1] + mean_shift[1]) \
                     if t.centre is not None else None
-                s = None
+                again: TileSighting | None = None
                 if t.centre is not None or self._frames % int(load_config()["tracking"].get(
                         "missing_every", 10)) == 0:
-                    s = self._strip_decode(frame, replace(layout, pose=pose), replace(
+                    again = self._strip_decode(frame, replace(layout, pose=pose), replace(
                         t, anchor=(t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])))
-                if s is not None:
-                    centre, seen = s.centre, True
+                if again is not None:
+                    centre, seen = again.centre, True
                     retemplate.append(t.flag)
                 elif predicted is not None and not self._looks_bare(frame, layout, predicted):
                     # Something covers the tile: remember it where it was (shifted with the rest).

@@ -10,6 +10,7 @@ doubtful.  A read that is not clearly ahead of its runner-up is listed in `doubt
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -156,7 +157,8 @@ class TableReader:
             out.append((_Place(f"offline {side}", None, side), reads_side))
         return out, sorted(obstructed)
 
-    def _table_reference(self, frame: np.ndarray, layout: Layout):  # noqa: ANN202
+    def _table_reference(self, frame: np.ndarray, layout: Layout
+                         ) -> Callable[[int, np.ndarray], np.ndarray]:
         """The bare table's reflectance for a strip: its margins' median."""
         from .reading import table_colour
 
