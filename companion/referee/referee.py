@@ -289,29 +289,29 @@ class Referee:
 
         A doubtful read whose second guess is the card already committed at that place, and
         missing from the reading, is taken as that card (the camera hesitates over a card
-        that has not moved).  The
-        doubts left are those nobody has settled yet.
+        that has not moved).  The doubts left are those nobody has settled yet.
         """
         view = stable.view
-        seen = view.locations()[0]
-        # Applied to the reading as it came (never to another override's result), and only
-        # while the card the players named is not seen elsewhere; removals last, from the end
-        # of a column, so that the indices of the others still hold.
         fixes: list[tuple[Loc, int, Card | None]] = []
-        for (loc, index, read), card in self._overrides.items():
-            cards = stable.view.cards_at(loc)
-            if index < len(cards) and cards[index] == read and (card is None or
-                                                                 card not in seen):
-                fixes.append((loc, index, card))
         removed: dict[Loc, int] = {}
-        for loc, index, read in self._dismissed:
-            cards = stable.view.cards_at(loc)
+        for loc, index, read in sorted(self._dismissed, key=lambda d: (d[0], -d[1])):
+            cards = view.cards_at(loc)
             # "No card there" holds only while the place shows more cards than it holds:
             # it never hides a card the referee knows is there.
             if index < len(cards) and cards[index] == read and \
                     len(cards) - removed.get(loc, 0) > len(committed.cards_at(loc)):
                 removed[loc] = removed.get(loc, 0) + 1
                 fixes.append((loc, index, None))
+        gone = {(loc, index) for loc, index, _ in fixes}
+        seen = {c for loc, cards in view.places() for k, c in enumerate(cards)
+                if (loc, k) not in gone}
+        # A card named by the players is applied to the reading as it came (never to another
+        # override's result), and only while that card is not seen elsewhere; removals
+        # last, from the end of a column, so that the indices of the others still hold.
+        for (loc, index, read), card in self._overrides.items():
+            cards = view.cards_at(loc)
+            if index < len(cards) and cards[index] == read and card not in seen:
+                fixes.append((loc, index, card))
         for loc, index, card in sorted(fixes, key=lambda f: (f[2] is None, -f[1])):
             view = view.replace(loc, index, card)
         left: list[Doubt] = []

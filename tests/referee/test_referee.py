@@ -446,3 +446,15 @@ def test_players_say_there_is_no_card(cam: Camera) -> None:
     cam.referee.confirm(Doubt("flag 3 south", C("R7"), None, 0.0, 0), None)
     assert violations(cam.settle(t.lay("north", "B2", 3))) == []
     assert len(cam.referee.state.actions) == 2
+
+
+def test_a_phantom_copy_and_a_misread_fixed_together(cam: Camera) -> None:
+    # P8 is laid at flag 8; the camera reads it as P6 and sees a P8 beside the line.
+    t = Table()
+    cam.settle(t.lay("south", "R1", 1))
+    seen = Table().lay("south", "R1", 1).lay("north", "P6", 8).guile("north", "P8")
+    assert violations(cam.settle(seen)) == ["two-cards"]
+    cam.referee.confirm(Doubt("flag 8 north", C("P6"), C("P8"), 0.0, 0), C("P8"))
+    events = cam.referee.confirm(Doubt("offline north", C("P8"), None, 0.0, 0), None)
+    assert committed(events) == [Play("north", C("P8"), 8)]
+    assert cam.referee.state.violations == ()
