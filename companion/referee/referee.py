@@ -308,12 +308,12 @@ class Referee:
         # A card named by the players is applied to the reading as it came (never to another
         # override's result), and only while that card is not seen elsewhere; removals
         # last, from the end of a column, so that the indices of the others still hold.
-        for (loc, index, read), card in self._overrides.items():
+        for (loc, index, read), named in self._overrides.items():
             cards = view.cards_at(loc)
-            if index < len(cards) and cards[index] == read and card not in seen:
-                fixes.append((loc, index, card))
-        for loc, index, card in sorted(fixes, key=lambda f: (f[2] is None, -f[1])):
-            view = view.replace(loc, index, card)
+            if index < len(cards) and cards[index] == read and named not in seen:
+                fixes.append((loc, index, named))
+        for loc, index, fix in sorted(fixes, key=lambda f: (f[2] is None, -f[1])):
+            view = view.replace(loc, index, fix)
         left: list[Doubt] = []
         for d in stable.observation.doubtful:
             place = parse_where(d.where)
