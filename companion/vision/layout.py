@@ -182,11 +182,19 @@ def _across(pose: Pose, p: Vec) -> float:
     return (p[0] * pose.south[0] + p[1] * pose.south[1]) / pose.px_per_mm
 
 
-def _line_offset(pose: Pose, centres: list[Vec]) -> float:
-    """Where the line lies across (mm): the median of the largest cluster of tile positions."""
+def _line_offset(pose: Pose, centres: list[Vec], middle: Vec | None = None) -> float:
+    """Where the line lies across (mm): the median of the largest cluster of tile positions.
+
+    Claimed tiles gather on either side, and when fewer tiles are read on the line than
+    claimed on one side, the count alone would pick the wrong group: the camera stands above
+    the middle of the line, so a group far from the frame's middle row loses a tile's worth
+    per `middle_weight_mm`.
+    """
     cfg = load_config()["layout"]
     d = np.array([_across(pose, c) for c in centres])
-    counts = [(int(np.sum(np.abs(d - x) < cfg["line_cluster_mm"])), -abs(x - np.median(d)), i)
+    mid = _across(pose, middle) if middle is not None else float(np.median(d))
+    counts = [(int(np.sum(np.abs(d - x) < cfg["line_cluster_mm"]))
+               - abs(x - mid) / cfg["middle_weight_mm"], -abs(x - np.median(d)), i)
               for i, x in enumerate(d)]
     best = max(counts)[2]
     cluster = d[np.abs(d - d[best]) < cfg["line_cluster_mm"]]
@@ -266,15 +274,16 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
         raise MissingTilesError(
             f"only {len(flags)} of the 9 flag tiles can be read; cannot find "
             + ", ".join(f"BL-FLAG-{n}" for n in missing))
+    middle = (frame.shape[1] / 2.0, frame.shape[0] / 2.0)
     pose0 = _pose(sightings)
-    line_d = _line_offset(pose0, [s.centre for s in sightings])
+    line_d = _line_offset(pose0, [s.centre for s in sightings], middle)
     on_line = [s for s in sightings if _state_of(_across(pose0, s.centre) - line_d) == "line"]
     pose = _pose(sightings, on_line)
-    line_d = _line_offset(pose, [s.centre for s in sightings])
+    line_d = _line_offset(pose, [s.centre for s in sightings], middle)
     tiles = []
     for s in sorted(sightings, key=lambda s: s.flag):
         off = _across(pose, s.centre) - line_d
-        state: TileState = _state_of(off)
+        state = _state_of(off)
         anchor = s.centre if state == "line" else (
             s.centre[0] - off * pose.px_per_mm * pose.south[0],
             s.centre[1] - off * pose.px_per_mm * pose.south[1])
@@ -286,30 +295,20 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
         for n in missing:
             p = predicted[n]
             ref = near[min(near, key=lambda f: abs(f - n))]
-            state = "missing"
-            centre: Vec | None = None
-            if not _bare(frame, pose, p, table):
-                state, centre = "line", p          # something covers its place on the line
-            else:
-                # Bare on the line: a tile hidden where claimed tiles go is that side's claim.
-                hidden = []
-                for side, sign in (("north", -1.0), ("south", 1.0)):
-                    q = (p[0] + sign * geometry.CLAIMED_OFFSET * pose.px_per_mm * pose.south[0],
-                         p[1] + sign * geometry.CLAIMED_OFFSET * pose.px_per_mm * pose.south[1])
-                    h, w = frame.shape[:2]
-                    if 0 <= q[0] < w and 0 <= q[1] < h and not _bare(frame, pose, q, table):
-                        hidden.append((side, q))
-                if len(hidden) == 1:
-                    state, centre = hidden[0][0], hidden[0][1]  # type: ignore[assignment]
+            # Covered (a hand): remembered on the line; bare table: the tile is gone.  (A tile
+            # hidden where claimed tiles go cannot be told from one taken away.)
+            covered = not _bare(frame, pose, p, table)
+            state: TileState = "line" if covered else "missing"
+            centre: Vec | None = p if covered else None
             tiles.append(FlagTile(n, state, p, centre, False, ref.white, ref.black))
         tiles.sort(key=lambda t: t.flag)
     return Layout(pose, tuple(tiles))
 
 
-def _tile_template(flag: int, pose: Pose) -> np.ndarray:
+def _tile_template(flag: int, pose: Pose, px_per_mm: float) -> np.ndarray:
     """The printed tile of `flag` as the camera should see it (grey, turned like the table)."""
     from .tilesheet import tile_image
-    img = cv2.cvtColor(tile_image(flag, pose.px_per_mm), cv2.COLOR_BGR2GRAY)
+    img = cv2.cvtColor(tile_image(flag, round(px_per_mm, 2)), cv2.COLOR_BGR2GRAY)
     angle = math.degrees(math.atan2(pose.east[1], pose.east[0]))
     h, w = img.shape
     m = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
@@ -346,7 +345,7 @@ def _find_unread(gray: np.ndarray, pose: Pose, flag: int, predicted: Vec
                 if sgt.flag == flag:
                     return TileSighting(flag, (x0 + sgt.centre[0] / 2, y0 + sgt.centre[1] / 2),
                                         sgt.up, sgt.px_per_mm / 2)
-        tpl = _tile_template(flag, pose)
+        tpl = _tile_template(flag, pose, pose.scale_at(c))
         if crop.shape[0] <= tpl.shape[0] or crop.shape[1] <= tpl.shape[1]:
             continue
         res = cv2.matchTemplate(crop, tpl, cv2.TM_CCOEFF_NORMED)
@@ -370,23 +369,29 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     predicted: dict[int, Vec] = {}
     if 2 <= len(sightings) < FLAG_COUNT:
         pose = _pose(sightings)
-        line_d = _line_offset(pose, [s.centre for s in sightings])
+        line_d = _line_offset(pose, [s.centre for s in sightings],
+                              (frame.shape[1] / 2.0, frame.shape[0] / 2.0))
         line = [s for s in sightings
                 if _state_of(_across(pose, s.centre) - line_d) == "line"]
         if len(line) >= 2:
-            # Where each flag's tile should be: a straight fit of the line tiles by number.
-            n = np.array([s.flag for s in line], np.float64)
-            xy = np.array([s.centre for s in line], np.float64)
-            a = np.polyfit(n, xy, 1)
-            have = {s.flag for s in sightings}
-            for flag in range(1, FLAG_COUNT + 1):
-                if flag in have:
-                    continue
-                predicted[flag] = (float(a[0, 0] * flag + a[1, 0]),
-                                   float(a[0, 1] * flag + a[1, 1]))
+            # Where each flag's tile should be: a fit of the line tiles' places by flag number
+            # (a curve once there are enough: perspective spaces them unevenly), refitted after
+            # each find and working outwards from the tiles read, so each guess is close.
+            todo = {n for n in range(1, FLAG_COUNT + 1)} - {s.flag for s in sightings}
+            while todo:
+                n_arr = np.array([s.flag for s in line], np.float64)
+                xy = np.array([s.centre for s in line], np.float64)
+                deg = 2 if len(line) >= 4 and np.ptp(n_arr) >= 3 else 1
+                coef = np.polyfit(n_arr, xy, deg)
+                flag = min(todo, key=lambda f: min(abs(f - k) for k in n_arr))
+                todo.discard(flag)
+                predicted[flag] = (float(np.polyval(coef[:, 0], flag)),
+                                   float(np.polyval(coef[:, 1], flag)))
                 found = _find_unread(gray, pose, flag, predicted[flag])
                 if found is not None:
                     sightings.append(found)
+                    if math.dist(found.centre, predicted[flag]) < 40 * pose.px_per_mm:
+                        line.append(found)
     return layout_from_sightings(frame, sightings, predicted, allow_missing)
 
 
