@@ -134,8 +134,9 @@ def _grid(s: ReadingSettings, coarse: bool) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _normalise(v: np.ndarray) -> np.ndarray:
+    """Rows made zero-mean and unit-length (so a product of two is their correlation)."""
     v = v - v.mean(axis=-1, keepdims=True)
-    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    n = np.sqrt(np.einsum("...i,...i->...", v, v))[..., None]
     return v / np.maximum(n, 1e-6)
 
 
