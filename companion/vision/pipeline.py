@@ -48,18 +48,6 @@ class _Slot:
     doubt: Doubt | None = None
 
 
-def _line_fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted least-squares lines y = a + b*x along axis 0 (x: n; y: n x rows x 3;
-    w: n x rows), evaluated at x."""
-    ww = w[:, :, None]
-    sw = ww.sum(axis=0) + 1e-9
-    mx = (ww * x[:, None, None]).sum(axis=0) / sw
-    my = (ww * y).sum(axis=0) / sw
-    dx = x[:, None, None] - mx
-    b = (ww * dx * (y - my)).sum(axis=0) / ((ww * dx * dx).sum(axis=0) + 1e-9)
-    return my + b * dx
-
-
 class TableReader:
     """Reads frames of one table with one enrolled deck; keeps following the tiles."""
 
@@ -121,16 +109,9 @@ class TableReader:
         for items in profiles.values():
             if len(items) < 3:
                 continue
-            stack = np.stack([p for _, p in items]).astype(np.float64)   # flags x rows x 3
-            # The shade drifts along the line (uneven light, vignetting): per row and channel
-            # a straight line over the flags, refitted once without the zones far off it.
-            x = np.array([f for f, _ in items], np.float64)
-            w = np.ones((len(items),) + stack.shape[1:2])
-            for _ in range(2):
-                fit = _line_fit(x, stack, w)
-                res = np.linalg.norm(stack - fit, axis=2)             # flags x rows
-                w = (res <= np.maximum(2.0 * np.median(res, axis=0), 0.05)).astype(np.float64)
-            far = res > cfg["obstructed_delta"]
+            stack = np.stack([p for _, p in items])                 # flags x rows x 3
+            median = np.median(stack, axis=0)
+            far = np.linalg.norm(stack - median[None], axis=2) > cfg["obstructed_delta"]
             for (flag, _), rows in zip(items, far):
                 if float(rows.mean()) > cfg["obstructed_share"]:
                     out.add(flag)
