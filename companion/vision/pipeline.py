@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import cv2
@@ -59,10 +60,30 @@ class TableReader:
         self.tracker = LayoutTracker(allow_missing_tiles)
         self.settings = ReadingSettings.load()
         self._remaps: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        workers = int(load_config()["pipeline"]["threads"])
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="zones") \
+            if workers > 1 else None
 
     def reset(self) -> None:
         """Forget the table's layout (the next frame is decoded from scratch)."""
         self.tracker.reset()
+
+    def close(self) -> None:
+        """Stop the zone-reading threads (safe twice; a reader also works without it)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+
+    def __enter__(self) -> TableReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=False)
 
     # -- zones ------------------------------------------------------------------------------
     def _maps(self, key: str, hm: np.ndarray, size: tuple[int, int]
@@ -121,19 +142,15 @@ class TableReader:
                ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
         cfg = load_config()["layout"]
         half = float(cfg["zone_half_width_mm"])
-        out: list[tuple[_Place, list[CardRead]]] = []
         obstructed: set[int] = set()
         table_ref = self._table_reference(frame, layout)
-        profiles: dict[str, list[tuple[int, np.ndarray]]] = {}
+        jobs: list[tuple[_Place, tuple[float, float], Side, float, float, int, str,
+                         float | None]] = []
         for t in layout.tiles:
             if not t.seen and t.state != "missing":
                 obstructed.add(t.flag)
             for side in SIDES:
                 near, far = float(cfg["zone_near_mm"]), float(cfg["zone_far_mm"])
-                refl = self._strip(frame, layout, t.anchor, side, near, far, half, t.flag,
-                                   f"{t.flag}{side}")
-                table = table_ref(t.flag, refl)
-                profiles.setdefault(side, []).append((t.flag, table))
                 limit = None
                 if t.state == side and t.centre is not None:
                     off = abs((t.centre[0] - t.anchor[0]) * layout.pose.south[0]
@@ -141,20 +158,40 @@ class TableReader:
                               ) / layout.pose.px_per_mm
                     # The claimed tile lies behind this side's cards: where it begins.
                     limit = off - geometry.TILE_H / 2 - near
-                reads = read_strip(refl, self.templates, True, table, limit)
-                out.append((_Place(f"flag {t.flag} {side}", t.flag, side), reads))
-        obstructed |= self._obstructed_flags(profiles)
+                jobs.append((_Place(f"flag {t.flag} {side}", t.flag, side), t.anchor, side,
+                             near, far, t.flag, f"{t.flag}{side}", limit))
         # Off-line areas: beyond flag 1 (west) and flag 9 (east), on each player's side.
         centre = float(cfg["offline_centre_mm"])
         near, far = float(cfg["offline_near_mm"]), float(cfg["offline_far_mm"])
         for side in SIDES:
-            reads_side: list[CardRead] = []
             for flag, sign in ((1, -1.0), (FLAG_COUNT, 1.0)):
                 anchor = layout.point(layout.tile(flag).anchor, sign * centre, 0.0)
-                refl = self._strip(frame, layout, anchor, side, near, far, half, flag,
-                                   f"off{flag}{side}")
-                reads_side += read_strip(refl, self.templates, True, table_ref(flag, refl))
-            out.append((_Place(f"offline {side}", None, side), reads_side))
+                jobs.append((_Place(f"offline {side}", None, side), anchor, side, near, far,
+                             flag, f"off{flag}{side}", None))
+
+        def run(job: tuple[_Place, tuple[float, float], Side, float, float, int, str,
+                           float | None]) -> tuple[np.ndarray, list[CardRead]]:
+            place, origin, side, near, far, flag, key, limit = job
+            refl = self._strip(frame, layout, origin, side, near, far, half, flag, key)
+            table = table_ref(flag, refl)
+            return table, read_strip(refl, self.templates, True, table, limit)
+
+        # Zones are independent and OpenCV and numpy release the interpreter lock: on the
+        # Pi's four cores (or any two) the zones are read side by side.
+        results = list(self._pool.map(run, jobs)) if self._pool else [run(j) for j in jobs]
+        out: list[tuple[_Place, list[CardRead]]] = []
+        profiles: dict[str, list[tuple[int, np.ndarray]]] = {}
+        merged: dict[str, int] = {}
+        for job, (table, reads) in zip(jobs, results):
+            place = job[0]
+            if place.flag is not None:
+                profiles.setdefault(place.side, []).append((place.flag, table))
+            if place.where in merged:                    # the second end of an off-line area
+                out[merged[place.where]][1].extend(reads)
+            else:
+                merged[place.where] = len(out)
+                out.append((place, list(reads)))
+        obstructed |= self._obstructed_flags(profiles)
         return out, sorted(obstructed)
 
     def _table_reference(self, frame: np.ndarray, layout: Layout
