@@ -23,6 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="fast mode: skip drawing and reading, feed the ground truth")
     p.add_argument("--actions", type=int, default=None, metavar="N",
                    help="stop after the first N actions of the game (a short demo)")
+    p.add_argument("--record-frames", action="store_true",
+                   help="save in the match record, with each committed action, the frame that "
+                        "showed it, labelled with the confirmed table (export them with "
+                        "`companion matches export ID --frames DIR`)")
     p.add_argument("--printing", default="classic", help="which printing of the deck to draw (classic or bold)")
     p.set_defaults(handler=_run)
 
@@ -30,4 +34,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _run(args: argparse.Namespace) -> int:
     from companion.referee.demo import DemoOptions, main
     return main(DemoOptions(seed=args.seed, db=args.db, frames=args.frames, vision=args.vision,
-                            printing=args.printing, actions=args.actions))
+                            printing=args.printing, actions=args.actions,
+                            record_frames=args.record_frames))

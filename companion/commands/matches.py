@@ -121,9 +121,11 @@ def _export(args: argparse.Namespace) -> int:
         text = write_json(record) if args.format == "json" else write_text(record)
         if args.frames is not None:
             done = export_frames(store, args.id, args.frames)
+            left = [f"{done.unlabelled} without an observation"] if done.unlabelled else []
+            if done.superseded:
+                left.append(f"{done.superseded} of actions taken back or corrected")
             sys.stderr.write(f"wrote {len(done.written)} labelled frames to {args.frames}"
-                             + (f" ({done.unlabelled} without an observation left out)"
-                                if done.unlabelled else "") + "\n")
+                             + (f" ({'; '.join(left)} left out)" if left else "") + "\n")
     if args.out is None:
         sys.stdout.write(text)
     else:

@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="pin factory: real pins, mock pins, or real when present (default)")
     p.add_argument("--fps", type=float, default=8.0,
                    help="frames per second read from a recorded source (default 8)")
+    p.add_argument("--no-frames", dest="record_frames", action="store_false",
+                   help="do not save the camera frame of each committed action in the match "
+                        "record (saved by default: recorded matches become labelled data)")
     p.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
                    help="stop by itself after this long (a check that the appliance starts)")
     p.set_defaults(handler=_run)
@@ -104,7 +107,8 @@ def _run(args: argparse.Namespace) -> int:
         factory = make_pin_factory(args.gpio)
         with FlagLeds(pin_map, pin_factory=factory) as leds:
             app = CompanionApp(
-                make_referee=lambda prefs: make_referee(prefs, store),
+                make_referee=lambda prefs: make_referee(prefs, store,
+                                                        record_frames=args.record_frames),
                 inputs={"source": source, "reader": reader, "live": live,
                         "pace": not live, "frame_interval": 1.0 / max(0.5, args.fps)},
                 leds=leds, notifier=notifier, store=store, prefs=Prefs.load(),
@@ -123,13 +127,18 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_referee(prefs: object, store: object = None) -> object:
-    """A referee for a new match with the players' preferences (names go in the header)."""
+def make_referee(prefs: object, store: object = None, record_frames: bool = False) -> object:
+    """A referee for a new match with the players' preferences (names go in the header).
+
+    `record_frames`: save the frame of each committed action with the record (the appliance
+    does, unless told `--no-frames`).
+    """
     from companion.referee.referee import Referee
     from companion.referee.settings import RefereeSettings
     from companion.rules.state import Settings
 
     settings = RefereeSettings(rounds=prefs.rounds,  # type: ignore[attr-defined]
+                               record_frames=record_frames,
                                game=Settings(claim_timing=prefs.timing,  # type: ignore[attr-defined]
                                              naming=prefs.naming))  # type: ignore[attr-defined]
     return Referee(settings, store=store,  # type: ignore[arg-type]

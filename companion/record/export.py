@@ -2,7 +2,8 @@
 
 Each frame saved with an entry becomes `NAME.jpg` with `NAME.json` beside it, the JSON being
 the observation the referee saved with the frame (its confirmed read of the table).  Frames
-saved without an observation are not labels and are left out.
+saved without an observation are not labels and are left out, and so are the frames of
+actions a later correction or undo superseded (their labels name what the players took back).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import RecordError
+from .replay import effective_entries, split_rounds
 from .store import MatchStore
 
 
@@ -22,6 +24,7 @@ class FrameExport:
 
     written: tuple[Path, ...]
     unlabelled: int
+    superseded: int = 0
 
 
 def frame_name(match_id: int, seq: int) -> str:
@@ -44,11 +47,18 @@ def export_frames(store: MatchStore, match_id: int, directory: str | os.PathLike
                 raise RecordError(f"{base.with_suffix(suffix)} already exists; "
                                   "export into an empty folder")
     out.mkdir(parents=True, exist_ok=True)
+    entries = store.entries(match_id)
+    kinds = {e.seq: e.kind for e in entries}
+    in_force = {e.seq for part in split_rounds(entries) for e in effective_entries(part)}
     written: list[Path] = []
-    unlabelled = 0
+    unlabelled = superseded = 0
     for frame in store.frames(match_id):
         if frame.observation is None:
             unlabelled += 1
+            continue
+        if kinds.get(frame.seq) in ("action", "pass", "claim", "correction") and \
+                frame.seq not in in_force:
+            superseded += 1
             continue
         base = out / frame_name(match_id, frame.seq)
         base.with_suffix(".jpg").write_bytes(frame.jpeg)
@@ -56,4 +66,4 @@ def export_frames(store: MatchStore, match_id: int, directory: str | os.PathLike
             json.dumps(frame.observation, indent=1, ensure_ascii=False) + "\n",
             encoding="utf-8")
         written.append(base.with_suffix(".jpg"))
-    return FrameExport(tuple(written), unlabelled)
+    return FrameExport(tuple(written), unlabelled, superseded)

@@ -71,6 +71,7 @@ class DemoOptions:
     vision: bool = True
     printing: str = "classic"
     actions: int | None = None      # stop after this many actions (a short demo)
+    record_frames: bool = False     # save each committing frame in the record, labelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,8 @@ def visible(action: Action) -> Action | None:
 class Eyes(Protocol):
     extra_calm: int
     """Still frames the motion test needs before it calls the table still again."""
+    last_frame: Image | None
+    """The frame the last observation was read from (None: no frame was read)."""
 
     def look(self, scene: Scene, moving: bool) -> Observation: ...
     def close(self) -> None: ...
@@ -119,6 +122,7 @@ class TruthEyes:
     """No camera: each scene's ground-truth observation (the fast `--no-vision` mode)."""
 
     extra_calm = 0
+    last_frame = None
 
     def look(self, scene: Scene, moving: bool) -> Observation:
         return replace(scene.observation(), motion=moving)
@@ -158,6 +162,7 @@ class VisionEyes:
         self._scene: Scene | None = None
         self._frame: Image | None = None
         self._lores: Image | None = None
+        self.last_frame: Image | None = None
         if frames_dir is not None:
             frames_dir.mkdir(parents=True, exist_ok=True)
 
@@ -173,13 +178,15 @@ class VisionEyes:
         if self.frames_dir is not None:
             self._save(self._main())
         assert self._lores is not None
+        self.last_frame = None
         if self.motion.update(self._lores):
             # As the rig's capture loop does: a moving frame is not worth a full read; the
             # referee is told only that the table moves (which restarts its stability count).
             return Observation(motion=True)
         self.reads += 1
         try:
-            return self.reader.read(self._main())
+            self.last_frame = self._main()
+            return self.reader.read(self.last_frame)
         except CompanionError as exc:
             # A frame the pipeline cannot read (tiles hidden): like a moving frame, it
             # restarts the referee's count; the next frames are read again.
@@ -338,7 +345,7 @@ class _Players:
             self.t += FRAME_DT
             self.frames += 1
             seen = self.eyes.look(scene, moving)
-            self.events += self.referee.feed(seen, self.t)
+            self.events += self.referee.feed(seen, self.t, frame=self.eyes.last_frame)
             confirmed, fixed, events = _players_answer(self.referee, seen, scene)
             self.confirmations += confirmed
             self.fixes += fixed
@@ -425,7 +432,10 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
         final = moments[-1].after
     played = tuple(m.action for m in moments)
     # The motion test already waits for three still frames; two equal reads then suffice.
-    ref_settings = RefereeSettings(stable_frames=2, stable_seconds=0.2, game=settings)
+    if options.record_frames and not options.vision:
+        raise DemoError("--record-frames needs the drawn frames: leave out --no-vision")
+    ref_settings = RefereeSettings(stable_frames=2, stable_seconds=0.2, game=settings,
+                                   record_frames=options.record_frames)
     eyes: Eyes = VisionEyes(options.printing, options.seed, options.frames) if options.vision \
         else TruthEyes()
     # Frames of a calm table after a move: enough for the motion test and the stable reads,

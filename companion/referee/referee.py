@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from companion.errors import CompanionError
 from companion.rules.actions import Action, Claim, Deserter, Pass, Play, Redeploy, Traitor
@@ -28,7 +28,7 @@ from companion.rules.match import RoundResult
 from companion.rules.position import FLAG_COUNT, SIDES, Position, Side
 from companion.rules.prover import ClaimVerdict, claimable, prove
 from companion.rules.state import ClaimRefusedError, GameState, Settings
-from companion.vision.observation import Doubt, Observation
+from companion.vision.observation import Doubt, FlagObservation, Observation
 
 from .events import (
     ActionCommitted,
@@ -49,6 +49,8 @@ from .infer import Explained, Unexplained, Waiting, explain
 from .settings import RefereeSettings
 from .stability import Stable, StabilityFilter
 from .view import Loc, TableView, parse_where, same_table
+
+JPEG_QUALITY = 92   # recorded frames are labelled data: keep the card faces sharp
 
 if TYPE_CHECKING:
     from companion.record.store import MatchStore
@@ -138,6 +140,10 @@ class Referee:
         self._doubts: tuple[Doubt, ...] = ()
         self._waiting: WaitingForEffect | None = None
         self._last: Stable | None = None
+        # The camera frame of the last stable reading (only with `record_frames`): saved
+        # with the actions that reading commits.
+        self._last_frame: Any = None
+        self._last_seq: int | None = None
         # Players' word on reads: (place, index, card read there) -> card really there.
         self._overrides: dict[tuple[Loc, int, Card], Card] = {}
         # Players' word that a read is no card at all; it concerns the table as it is, so
@@ -260,14 +266,20 @@ class Referee:
                 log.exception("a referee subscriber failed")
 
     # -- observations -------------------------------------------------------------------------
-    def feed(self, observation: Observation, t: float) -> list[Event]:
-        """Take one observation at time `t` (seconds); the events it caused, usually none."""
+    def feed(self, observation: Observation, t: float, frame: Any = None) -> list[Event]:
+        """Take one observation at time `t` (seconds); the events it caused, usually none.
+
+        `frame` is the camera frame the observation was read from (a BGR image, or JPEG
+        bytes), optional: with `settings.record_frames` and a store, the frame that makes
+        the table stable is saved with the actions it commits.
+        """
         if not isinstance(observation, Observation):
             raise RefereeError(f"feed expects an Observation, not {type(observation).__name__}")
         stable = self._stability.feed(observation, t)
         if stable is None:
             return []
         self._last = stable
+        self._last_frame = frame if self.settings.record_frames else None
         try:
             events = self._on_stable(stable)
         except Exception as exc:  # failsafe (STYLE: pibooth): keep the last legal state
@@ -382,7 +394,7 @@ class Referee:
             return events
         self._doubts = ()
         self._waiting = None
-        return events + self._commit(found)
+        return events + self._commit(found, view)
 
     def _settle(self, violation: Violation | None) -> list[Event]:
         """Make `violation` the open one (None: nothing is wrong); the events that says."""
@@ -412,9 +424,10 @@ class Referee:
             return list(found.claims) + list(found.actions)  # D6: claims open the turn
         return list(found.actions) + list(found.claims)
 
-    def _commit(self, found: Explained) -> list[Event]:
+    def _commit(self, found: Explained, view: TableView) -> list[Event]:
         events: list[Event] = []
         violation: Violation | None = None
+        self._last_seq = None
         for action in self._order(found):
             try:
                 game = self._round.game.apply(action)
@@ -429,9 +442,25 @@ class Referee:
             events += self._append(action, game)
             if game.over:
                 break
+        if violation is None and self._last_seq is not None:
+            self._record_frame(self._last_seq, view)
         self._refresh()
         events = self._settle(violation) + events
         return events + self._maybe_over()
+
+    def _record_frame(self, seq: int, view: TableView) -> None:
+        """Save the frame that made the table stable with entry `seq`, labelled with the
+        confirmed table (see `confirmed_observation`).  A frame is a help, never a failure:
+        one that cannot be encoded or saved is logged and the game goes on."""
+        frame = self._last_frame
+        if frame is None or self._store is None or self.match_id is None:
+            return
+        try:
+            jpeg = _jpeg(frame)
+            label = confirmed_observation(self._round.game, view)
+            self._store.add_frame(self.match_id, seq, jpeg, label.to_json())
+        except (CompanionError, ValueError, ImportError) as exc:
+            log.warning("frame of entry %d not recorded: %s", seq, exc)
 
     def _append(self, action: Action, game: GameState) -> list[Event]:
         """Make `action` part of the round: record it first, then announce it."""
@@ -440,9 +469,10 @@ class Referee:
         verdict = None
         if isinstance(action, Claim):
             verdict = prove(r.game.position(), action.flag, action.player)
-            self._record_claim(action, verdict, accepted=True)
+            self._last_seq = self._record_claim(action, verdict, accepted=True)
         elif self._store is not None and self.match_id is not None:
-            self._store.append_action(self.match_id, action, turn=r.game.turn)
+            self._last_seq = self._store.append_action(self.match_id, action,
+                                                       turn=r.game.turn).seq
         r.game = game
         r.actions.append(action)
         self._dismissed.clear()
@@ -453,11 +483,12 @@ class Referee:
             events.append(ClaimDecided(verdict, accepted=True))
         return events
 
-    def _record_claim(self, action: Action, verdict: ClaimVerdict, accepted: bool) -> None:
+    def _record_claim(self, action: Action, verdict: ClaimVerdict, accepted: bool) -> int | None:
         if self._store is not None and self.match_id is not None:
-            self._store.append_claim(self.match_id, action,
-                                     verdict.to_json(naming=self._rules.naming),
-                                     accepted=accepted, turn=self._round.game.turn)
+            return self._store.append_claim(self.match_id, action,
+                                            verdict.to_json(naming=self._rules.naming),
+                                            accepted=accepted, turn=self._round.game.turn).seq
+        return None
 
     def _record_doubts(self, doubts: tuple[Doubt, ...]) -> None:
         if self._store is None or self.match_id is None:
@@ -638,6 +669,38 @@ class Referee:
             events += self._on_stable(self._last)
         self._publish()
         return events
+
+
+def confirmed_observation(game: GameState, seen: TableView) -> Observation:
+    """The table as the players confirmed it, as a contract 2 observation: a recorded
+    frame's label.
+
+    It is the committed state's table (per flag the tile and each side's cards, environment
+    cards included, and the off-line cards), not the raw read.  Where the referee is lenient
+    (the order of a column or of an off-line pile, the pile a discard lies on, a claimed tile
+    not moved yet) the arrangement is the one seen, the players' answers applied: the label
+    then says what the frame shows.
+    """
+    table = TableView.from_state(game)
+    if same_table(table, seen):
+        table = seen
+    flags = tuple(FlagObservation(n, table.tiles[n - 1], table.side(n, "north"),
+                                  table.side(n, "south"))
+                  for n in range(1, FLAG_COUNT + 1))
+    return Observation(flags, table.offline_north, table.offline_south)
+
+
+def _jpeg(frame: Any) -> bytes:
+    """A frame as JPEG bytes: JPEG bytes as they are, a BGR image encoded (OpenCV, imported
+    here so that the referee loads without it)."""
+    if isinstance(frame, (bytes, bytearray, memoryview)):
+        return bytes(frame)
+    import cv2
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise RefereeError(f"a frame of shape {getattr(frame, 'shape', '?')} could not be "
+                           "encoded as JPEG")
+    return bytes(buf.tobytes())
 
 
 def _read_at(view: TableView, d: Doubt) -> Card | None:

@@ -25,6 +25,10 @@ class RefereeSettings:
     so a fast camera does not commit a card that is still being slid into place.
     `game`: the rules settings passed to `GameState.new_table` (claim timing D6, ...).
     `first`: who plays first in the first round.  `rounds`: rounds in the match (1: one game).
+    `record_frames`: with a match store, save with each committed action the JPEG of the
+    frame that made the table stable (when the caller passes frames to `feed`), labelled
+    with the confirmed table, so that recorded matches become labelled data for
+    `companion vision evaluate`.
     """
 
     stable_frames: int = 3
@@ -32,6 +36,7 @@ class RefereeSettings:
     first: str = "south"
     rounds: int = 1
     game: Any = field(default=None)
+    record_frames: bool = False
 
     def __post_init__(self) -> None:
         if self.stable_frames < 1:

@@ -181,10 +181,19 @@ class Session:
             obs = replace(obs, motion=True)
         self._last_obs = obs
         self._preview(main, obs, None)
-        self.referee.feed(obs, t)
+        if self._record_frames():
+            # The referee keeps the frame that makes the table stable and saves it, as JPEG,
+            # with the actions it commits (labelled data for `companion vision evaluate`).
+            self.referee.feed(obs, t, frame=main)
+        else:
+            self.referee.feed(obs, t)
         if self._frames % 25 == 0:
             self._status()
         return True
+
+    def _record_frames(self) -> bool:
+        settings = getattr(self.referee, "settings", None)
+        return bool(getattr(settings, "record_frames", False))
 
     def _moving(self, frame: Any) -> bool:
         if self._motion is None:

@@ -1,6 +1,7 @@
 """The app on a folder of recorded frames (synthetic overhead frames rendered once here):
 real capture, real vision and real referee on the worker; the calibration screen shows the
-camera picture with the nine tiles; doubtful reads are confirmed by tapping."""
+camera picture with the nine tiles; doubtful reads are confirmed by tapping; the frame of
+each committed move is saved in the match record, labelled with the confirmed table."""
 
 from __future__ import annotations
 
@@ -24,14 +25,18 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return tmp / "frames", deck
 
 
-def test_a_recorded_game_with_the_camera_screen(start_app, recorded, artifacts_dir) -> None:
+def test_a_recorded_game_with_the_camera_screen(start_app, recorded, artifacts_dir,
+                                                tmp_path) -> None:
+    from companion.record.store import MatchStore
     from companion.vision.capture import FolderSource
+    from companion.vision.observation import Observation
     from companion.vision.deck import Deck
     from companion.vision.pipeline import TableReader
 
     frames, deck = recorded
     source = FolderSource(frames)
-    ui = start_app(lambda prefs: make_referee(prefs),
+    store = MatchStore(tmp_path / "m.sqlite")
+    ui = start_app(lambda prefs: make_referee(prefs, store, record_frames=True),
                    {"source": source, "reader": TableReader(Deck.load(deck)), "pace": True,
                     "frame_interval": 0.125}, prefs=Prefs(), size=(1280, 720))
     app = ui.app
@@ -66,3 +71,13 @@ def test_a_recorded_game_with_the_camera_screen(start_app, recorded, artifacts_d
     assert list(app.view.actions) == want, (app.view.actions, want)
     assert app.view.flag(1).claimable("south")
     ui.shot(artifacts_dir, "table-from-frames")
+    # One camera frame per move in the record, each labelled with the table after it.
+    match_id = app.session.referee.match_id
+    recorded_frames = list(store.frames(match_id))
+    assert len(recorded_frames) == MOVES
+    for k, f in enumerate(recorded_frames):
+        assert f.jpeg[:2] == b"\xff\xd8" and f.observation is not None
+        label = Observation.from_json(f.observation)
+        cards = sorted(str(c) for c in label.cards())
+        assert cards == sorted(code for _, code, _ in SCRIPT[:k + 1])
+    store.close()
