@@ -122,7 +122,7 @@ class TruthEyes:
     """No camera: each scene's ground-truth observation (the fast `--no-vision` mode)."""
 
     extra_calm = 0
-    last_frame = None
+    last_frame: Image | None = None
 
     def look(self, scene: Scene, moving: bool) -> Observation:
         return replace(scene.observation(), motion=moving)

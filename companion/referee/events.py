@@ -6,7 +6,8 @@ tests compare them.  `str(event)` is a line a player can read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from companion.rules.actions import Action
 from companion.rules.cards import Card
@@ -22,12 +23,25 @@ class Violation:
     `reason` is the rules core's code (`wrong-player`, `side-full`, `claim-refused`, ...) or
     the referee's own (`card-taken-back`, `two-cards`, `record-differs`, ...).  `action` is the
     attempted action when one was inferred; `verdict` holds the proof of a refused claim.
+    `message` is in English; `params` are its facts, from which
+    `companion.rules.messages.message(reason, params, lang, naming)` writes it in French or
+    English with the players' card names.
     """
 
     reason: str
     message: str
     action: Action | None = None
     verdict: ClaimVerdict | None = None
+    params: Mapping[str, object] = field(default_factory=dict, compare=False)
+
+    def text(self, lang: str = "en", naming: str = "gmt-en",
+             names: Mapping[str, str] | None = None) -> str:
+        """The message in `lang` with the card names of `naming` (the English message when
+        the reason has no template)."""
+        from companion.rules.messages import has_template, message
+        if not has_template(self.reason, self.params):
+            return self.message
+        return message(self.reason, self.params, lang, naming, names)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.message}"
@@ -103,6 +117,11 @@ class WaitingForEffect:
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def params(self) -> dict[str, object]:
+        """The facts of the message: `message("waiting", params, lang)` writes it."""
+        return {"player": self.player, "card": self.card, "case": self.card.code}
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,8 +25,10 @@ from companion.rules.actions import Action, Claim, Deserter, Pass, Play, Redeplo
 from companion.rules.cards import Card
 from companion.rules.errors import IllegalActionError
 from companion.rules.match import RoundResult
+from companion.rules.messages import Part, Place
 from companion.rules.position import FLAG_COUNT, SIDES, Position, Side
 from companion.rules.prover import ClaimVerdict, claimable, prove
+from companion.rules.state import REASONS as STATE_REASONS
 from companion.rules.state import ClaimRefusedError, GameState, Settings
 from companion.vision.observation import Doubt, FlagObservation, Observation
 
@@ -45,6 +47,7 @@ from .events import (
     ViolationRaised,
     WaitingForEffect,
 )
+from .infer import REASONS as INFER_REASONS
 from .infer import Explained, Unexplained, Waiting, explain
 from .settings import RefereeSettings
 from .stability import Stable, StabilityFilter
@@ -59,9 +62,35 @@ log = logging.getLogger(__name__)
 
 Mode = Literal["playing", "holding", "round-over", "match-over"]
 
+VIOLATION_REASONS: tuple[str, ...] = STATE_REASONS + INFER_REASONS + (
+    "record-differs", "undo-restore", "record-error", "referee-error")
+"""Every `Violation.reason` the referee opens: the rules core's, the tables no action
+explains (`infer`), the table differing from the record or from an undo, the failsafe."""
+REFUSAL_REASONS: tuple[str, ...] = (
+    "no-claim-now", "no-such-action", "no-card-to-correct", "correction-refused", "no-undo")
+"""The referee's own `RefereeError.reason` codes for player requests (a request the rules
+refuse carries the rules core's reason)."""
+
 
 class RefereeError(CompanionError, ValueError):
-    """A player input the referee cannot take (no such action index, a card that fits not)."""
+    """A player input the referee cannot take (no such action index, a card that fits not).
+
+    The message is in English; `reason` and `params`, when given, let
+    `companion.rules.messages.message` write it in either language (`text(lang, naming)`).
+    """
+
+    def __init__(self, message: str, reason: str | None = None,
+                 params: Mapping[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params: Mapping[str, object] = MappingProxyType(dict(params or {}))
+
+    def text(self, lang: str = "en", naming: str = "gmt-en",
+             names: Mapping[str, str] | None = None) -> str:
+        from companion.rules.messages import has_template, message
+        if self.reason is None or not has_template(self.reason, self.params):
+            return str(self)
+        return message(self.reason, self.params, lang, naming, names)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +117,7 @@ class RefereeState:
     waiting: str | None = None
     verdicts: tuple[ClaimVerdict, ...] = ()
     version: int = 0
+    waiting_for: WaitingForEffect | None = None   # `waiting` as data (for other languages)
 
     def claimable_flags(self, player: Side) -> tuple[int, ...]:
         """Flags `player` could claim now (ignoring whose turn it is)."""
@@ -114,7 +144,7 @@ def _action_card(action: Action) -> Card | None:
 def _with_card(action: Action, card: Card) -> Action:
     if isinstance(action, (Play, Redeploy, Deserter, Traitor)):
         return replace(action, card=card)
-    raise RefereeError(f"action {action} names no card to correct")
+    raise RefereeError(f"action {action} names no card to correct")  # never from the UI
 
 
 class Referee:
@@ -238,7 +268,8 @@ class Referee:
             winner=g.winner, scores=MappingProxyType(dict(self._scores)),
             round=self._round.number, mode=self._mode,
             waiting=self._waiting.message if self._waiting else None,
-            verdicts=tuple(self._round.verdicts), version=self._version)
+            verdicts=tuple(self._round.verdicts), version=self._version,
+            waiting_for=self._waiting)
 
     @property
     def last_stable(self) -> Observation | None:
@@ -290,7 +321,7 @@ class Referee:
             reason = "record-error" if isinstance(exc, CompanionError) else "referee-error"
             events = self._settle(Violation(
                 reason, f"the referee could not take this table ({exc}); the last legal state "
-                "is kept: check the record and the table"))
+                "is kept: check the record and the table", params={"error": str(exc)}))
             self._stability.reset()  # try again on the next stable reading
         if events:
             self._publish()
@@ -371,12 +402,13 @@ class Referee:
             what = ("the table differs from the match record; put it back as recorded"
                     if self._hold_reason == "record-differs" else
                     "the table differs from the state after the undo; put it back as it was")
-            return self._settle(Violation(self._hold_reason, f"{what} ({_diff(committed, view)})"))
+            return self._settle(Violation(self._hold_reason, f"{what} ({_diff(committed, view)})",
+                                          params={"diff": _diff_parts(committed, view)}))
         found = explain(committed, view)
         if not isinstance(found, Explained):
             self._doubts = ()  # doubts are asked only about a change that can be committed
         if isinstance(found, Unexplained):
-            return self._settle(Violation(found.reason, found.message))
+            return self._settle(Violation(found.reason, found.message, params=found.params))
         if isinstance(found, Waiting):
             events += self._settle(None)
             w = WaitingForEffect(found.player, found.card, found.message)
@@ -434,10 +466,11 @@ class Referee:
             except ClaimRefusedError as exc:
                 self._record_claim(action, exc.verdict, accepted=False)
                 events.append(ClaimDecided(exc.verdict, accepted=False))
-                violation = Violation("claim-refused", str(exc), action, exc.verdict)
+                violation = Violation("claim-refused", str(exc), action, exc.verdict,
+                                      params=exc.params)
                 break
             except IllegalActionError as exc:
-                violation = Violation(exc.reason, str(exc), action)
+                violation = Violation(exc.reason, str(exc), action, params=exc.params)
                 break
             events += self._append(action, game)
             if game.over:
@@ -540,7 +573,8 @@ class Referee:
         verdict = self.prove(flag, player)
         action = Claim(player, flag)
         if self._mode not in ("playing",):
-            raise RefereeError(f"no claim now: the referee is {self._mode.replace('-', ' ')}")
+            raise RefereeError(f"no claim now: the referee is {self._mode.replace('-', ' ')}",
+                               "no-claim-now", {"mode": self._mode})
         try:
             game = self._round.game.apply(action)
         except ClaimRefusedError as exc:
@@ -548,7 +582,7 @@ class Referee:
             self._publish()
             return exc.verdict
         except IllegalActionError as exc:
-            raise RefereeError(str(exc)) from None
+            raise RefereeError(str(exc), exc.reason, exc.params) from None
         self._append(action, game)
         self._refresh()
         self._maybe_over()
@@ -561,7 +595,7 @@ class Referee:
         try:
             game = self._round.game.apply(action)
         except IllegalActionError as exc:
-            raise RefereeError(str(exc)) from None
+            raise RefereeError(str(exc), exc.reason, exc.params) from None
         events = self._append(action, game)
         self._refresh()
         self._publish()
@@ -607,23 +641,29 @@ class Referee:
         actions = self._round.actions
         if not 0 <= index < len(actions):
             raise RefereeError(f"there is no action {index} to correct; this round has "
-                               f"{len(actions)} actions")
+                               f"{len(actions)} actions", "no-such-action",
+                               {"index": index, "count": len(actions)})
         if not isinstance(card, Card):
             raise RefereeError(f"correct expects a card, not {card!r}")
         old = _action_card(actions[index])
         if old is None:
-            raise RefereeError(f"action {index} ({actions[index]}) names no card to correct")
+            raise RefereeError(f"action {index} ({actions[index]}) names no card to correct",
+                               "no-card-to-correct", {"index": index, "action": actions[index]})
         fixed = [_with_card(a, card) if i >= index and _action_card(a) == old else a
                  for i, a in enumerate(actions)]
         ok = self._replay(fixed[:index + 1])
         if ok <= index:
+            params: dict[str, object] = {"index": index, "action": fixed[index],
+                                         "case": "order"}
             try:
                 self._round.game.apply(fixed[index])
                 reason = "it does not fit the actions before it"
             except IllegalActionError as exc:
                 reason = str(exc)
+                params.update(case=None, why=Part(exc.reason, exc.params))
             self._replay(actions)
-            raise RefereeError(f"action {index} cannot be {fixed[index]}: {reason}")
+            raise RefereeError(f"action {index} cannot be {fixed[index]}: {reason}",
+                               "correction-refused", params)
         if self._store is not None and self.match_id is not None:
             self._store.append_correction(self.match_id, index, fixed[index],
                                           message=f"{old} was {card}")
@@ -653,7 +693,8 @@ class Referee:
         actions = self._round.actions
         if not 0 <= index <= len(actions):
             raise RefereeError(f"cannot undo to action {index}; this round has "
-                               f"{len(actions)} actions")
+                               f"{len(actions)} actions", "no-undo",
+                               {"index": index, "count": len(actions)})
         if self._store is not None and self.match_id is not None:
             self._store.append_undo(self.match_id, index)
         self._replay(actions[:index])
@@ -709,6 +750,32 @@ def _read_at(view: TableView, d: Doubt) -> Card | None:
         return None
     cards = view.cards_at(loc)
     return cards[d.index] if 0 <= d.index < len(cards) else None
+
+
+def _diff_parts(expected: TableView, seen: TableView) -> tuple[Part, ...]:
+    """`_diff` as message parts (`companion.rules.messages`), for either language."""
+    where_e, _ = expected.locations()
+    where_s, _ = seen.locations()
+    out: list[Part] = []
+    for card, loc in where_e.items():
+        if card not in where_s:
+            out.append(Part("diff.missing", {"card": card, "place": _place(loc)}))
+        elif where_s[card] != loc and not (loc.flag == 0 and where_s[card].flag == 0):
+            out.append(Part("diff.moved", {"card": card, "place": _place(where_s[card]),
+                                           "expected": _place(loc)}))
+    for card, loc in where_s.items():
+        if card not in where_e:
+            out.append(Part("diff.extra", {"card": card, "place": _place(loc)}))
+    for n in range(FLAG_COUNT):
+        if expected.tiles[n] != seen.tiles[n] and not (
+                expected.tiles[n] in SIDES and seen.tiles[n] == "line"):
+            out.append(Part("diff.tile", {"flag": n + 1, "seen": seen.tiles[n],
+                                          "recorded": expected.tiles[n]}))
+    return tuple(out[:4]) or (Part("diff.order"),)
+
+
+def _place(loc: Loc) -> Place:
+    return Place(loc.flag, loc.side)
 
 
 def _diff(expected: TableView, seen: TableView) -> str:

@@ -7,6 +7,9 @@ imports nothing of the project; `companion.errors` re-exports it for the other p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 
 class CompanionError(Exception):
     """Base of every error the companion raises on purpose."""
@@ -24,9 +27,13 @@ class IllegalActionError(CompanionError, ValueError):
     """An action the rules refuse.
 
     `reason` is a short stable code (`wrong-player`, `flag-claimed`, `side-full`, ...) for
-    programs; the message is a sentence for players naming the card and the flag.
+    programs; the message is a sentence for players naming the card and the flag, in
+    English; `params` are the facts of the message (the action, the card, the flag, the
+    players ...) from which `companion.rules.messages.message` writes it in either language.
     """
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: str, message: str,
+                 params: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.reason = reason
+        self.params: Mapping[str, object] = MappingProxyType(dict(params or {}))

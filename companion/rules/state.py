@@ -48,7 +48,7 @@ on the table can change unless a player changes their mind, so simulations alway
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import permutations
 from typing import TYPE_CHECKING, Literal
@@ -73,6 +73,7 @@ from .actions import (
 )
 from .cards import NAMINGS, TACTICS, TROOPS, Card, Naming
 from .errors import CompanionError, IllegalActionError
+from .messages import Place
 from .position import FLAG_COUNT, FOG, MUD, SIDES, FlagPosition, Position, Side, other
 
 if TYPE_CHECKING:
@@ -102,8 +103,9 @@ class StateError(CompanionError, ValueError):
 class ClaimRefusedError(IllegalActionError):
     """A claim the prover refuses; `verdict` says why and holds the proof."""
 
-    def __init__(self, message: str, verdict: ClaimVerdict) -> None:
-        super().__init__("claim-refused", message)
+    def __init__(self, message: str, verdict: ClaimVerdict,
+                 params: Mapping[str, object] | None = None) -> None:
+        super().__init__("claim-refused", message, params)
         self.verdict = verdict
 
 
@@ -335,6 +337,17 @@ class GameState:
                 return f"off the line on the {side} side"
         return None
 
+    def _place(self, card: Card) -> Place | None:
+        """Where a face-up card lies, for a message, or None."""
+        for n, f in enumerate(self.flags, start=1):
+            for side in SIDES:
+                if card in f.layout(side):
+                    return Place(n, side)
+        for side in SIDES:
+            if card in self.offline(side):
+                return Place(0, side)
+        return None
+
     def position(self) -> Position:
         """The contract 1 view of the table, `completed_first` from the moments of D11."""
         return Position(tuple(f.position() for f in self.flags), self.discards())
@@ -354,7 +367,10 @@ class GameState:
             winner = self.outcome.winner
             raise IllegalActionError("game-over", f"{_said(action)} comes after the end of the game ("
                                      + (f"{winner} won by {self.outcome.termination})"
-                                        if winner else "exhausted)"))
+                                        if winner else "exhausted)"),
+                                     {"action": action, "winner": winner,
+                                      "termination": self.outcome.termination,
+                                      "case": None if winner else "exhausted"})
         state = self
         if action.player != self.to_move:
             # Draws are unseen at a real table: the opponent's next action ends the turn.
@@ -362,7 +378,8 @@ class GameState:
                 state = self._end_turn()
             else:
                 raise IllegalActionError(
-                    "wrong-player", f"{_said(action)}: it is {self.to_move}'s turn, not {action.player}'s")
+                    "wrong-player", f"{_said(action)}: it is {self.to_move}'s turn, not {action.player}'s",
+                    {"action": action, "to_move": self.to_move, "player": action.player})
         match action:
             case Play():
                 return state._play(action)
@@ -394,19 +411,22 @@ class GameState:
         if self.phase != "play":
             raise IllegalActionError(
                 "wrong-phase", f"{_said(action)}: {action.player} has already played a card this turn "
-                f"and cannot play {card} too")
+                f"and cannot play {card} too",
+                {"action": action, "player": action.player, "card": card})
 
     def _check_available(self, action: Action, card: Card) -> None:
         """The card must be in hand (full) or not yet face up (table-only)."""
         if self.full:
             if card not in self.hand(action.player):
                 raise IllegalActionError(
-                    "not-in-hand", f"{_said(action)}: {card} is not in {action.player}'s hand")
+                    "not-in-hand", f"{_said(action)}: {card} is not in {action.player}'s hand",
+                    {"action": action, "card": card, "player": action.player})
         else:
             where = self.where(card)
             if where is not None:
                 raise IllegalActionError(
-                    "card-on-table", f"{_said(action)}: {card} is already face up {where}")
+                    "card-on-table", f"{_said(action)}: {card} is already face up {where}",
+                    {"action": action, "card": card, "place": self._place(card)})
 
     def _check_tactic(self, action: Action, card: Card) -> None:
         me = action.player
@@ -414,32 +434,39 @@ class GameState:
         if mine > theirs:
             raise IllegalActionError(
                 "tactics-limit", f"{_said(action)}: {me} has played {_cards(mine)} and {other(me)} "
-                f"{theirs}; {card} would put {me} two Tactics cards ahead")
+                f"{theirs}; {card} would put {me} two Tactics cards ahead",
+                {"action": action, "player": me, "other": other(me), "mine": mine,
+                 "theirs": theirs, "card": card})
         if card.is_leader and self.leader_played(me):
             raise IllegalActionError(
                 "second-leader", f"{_said(action)}: {me} has already played a Leader and cannot "
-                f"play {card} (D2)")
+                f"play {card} (D2)", {"action": action, "player": me, "card": card})
 
     def _check_unclaimed(self, action: Action, card: Card, flag: int) -> None:
         claimed = self.flag(flag).claimed
         if claimed is not None:
             raise IllegalActionError(
                 "flag-claimed", f"{_said(action)}: flag {flag} is claimed by {claimed}; {card} cannot "
-                "be laid there or taken from there")
+                "be laid there or taken from there",
+                {"action": action, "flag": flag, "claimed": claimed, "card": card})
 
     def _check_slot(self, action: Action, card: Card, flag: int, reason: str) -> None:
         f = self.flag(flag)
         if f.free(action.player) <= 0:
             raise IllegalActionError(
                 reason, f"{_said(action)}: {action.player}'s side of flag {flag} already holds "
-                f"{f.capacity} cards{' (Mud)' if f.capacity == 4 else ''}; no slot for {card}")
+                f"{f.capacity} cards{' (Mud)' if f.capacity == 4 else ''}; no slot for {card}",
+                {"action": action, "player": action.player, "flag": flag,
+                 "capacity": f.capacity, "card": card,
+                 "case": "mud" if f.capacity == 4 else None})
 
     def _check_takes(self, action: Action, card: Card, flag: int, owner: Side) -> None:
         """`card` must lie in a slot on `owner`'s side of `flag`, and be movable (D4)."""
         if card.family == "environment":
             raise IllegalActionError(
                 "environment-immovable", f"{_said(action)}: {card} stays where it is until the end "
-                "of the game (D4); it cannot be moved or discarded")
+                "of the game (D4); it cannot be moved or discarded",
+                {"action": action, "card": card})
         f = self.flag(flag)
         if card in f.layout(owner):
             return
@@ -448,11 +475,15 @@ class GameState:
             whose = "the opponent's" if owner == action.player else f"{action.player}'s own"
             raise IllegalActionError(
                 reason, f"{_said(action)}: {card} at flag {flag} is {whose} card, on the "
-                f"{other(owner)} side")
+                f"{other(owner)} side",
+                {"action": action, "card": card, "flag": flag, "player": action.player,
+                 "side": other(owner)})
         where = self.where(card)
         raise IllegalActionError(
             "not-on-flag", f"{_said(action)}: {card} is not at flag {flag}"
-            + (f"; it is {where}" if where else ""))
+            + (f"; it is {where}" if where else ""),
+            {"action": action, "card": card, "flag": flag, "place": self._place(card),
+             "case": "elsewhere" if where else None})
 
     # -- moving on -------------------------------------------------------------------------
     def _with_flag(self, flag: int, f: FlagState) -> tuple[FlagState, ...]:
@@ -486,7 +517,7 @@ class GameState:
         if card.family == "guile":
             raise IllegalActionError(
                 "not-at-flag", f"{_said(action)}: {card} is a guile card; it is played with its own "
-                f"action, not at flag {flag}")
+                f"action, not at flag {flag}", {"action": action, "card": card, "flag": flag})
         self._check_available(action, card)
         self._check_unclaimed(action, card, flag)
         if card.is_tactic:
@@ -510,22 +541,26 @@ class GameState:
         if len(action.draws) != wanted:
             raise IllegalActionError(
                 "scout-draws", f"{_said(action)}: Scout draws {wanted} cards here, not "
-                f"{len(action.draws)}")
+                f"{len(action.draws)}",
+                {"action": action, "wanted": wanted, "got": len(action.draws)})
         hand = list(state.hand(me))
         for deck in action.draws:
             if not decks[deck]:
                 raise IllegalActionError(
-                    "deck-empty", f"{_said(action)}: the {deck} deck is empty; Scout cannot draw from it")
+                    "deck-empty", f"{_said(action)}: the {deck} deck is empty; Scout cannot draw from it",
+                    {"action": action, "deck": deck, "case": "scout"})
             hand.append(decks[deck].pop(0))
         wanted = min(2, len(hand))
         if len(action.returns) != wanted or len(set(action.returns)) != len(action.returns):
             raise IllegalActionError(
                 "scout-returns", f"{_said(action)}: Scout puts back {wanted} different cards, not "
-                + (",".join(str(c) for c in action.returns) or "none"))
+                + (",".join(str(c) for c in action.returns) or "none"),
+                {"action": action, "wanted": wanted, "cards": tuple(action.returns)})
         for card in action.returns:
             if card not in hand:
                 raise IllegalActionError(
-                    "not-in-hand", f"{_said(action)}: {card} is not in {me}'s hand after the Scout draws")
+                    "not-in-hand", f"{_said(action)}: {card} is not in {me}'s hand after the Scout draws",
+                    {"action": action, "card": card, "player": me, "case": "scout"})
             hand.remove(card)
             decks["troop" if card.is_troop else "tactics"].insert(0, card)
         return replace(state, **{f"hand_{me}": tuple(hand)},  # type: ignore[arg-type]
@@ -547,7 +582,8 @@ class GameState:
         else:
             if dst == src:
                 raise IllegalActionError(
-                    "same-flag", f"{_said(action)}: {card} is already at flag {src}")
+                    "same-flag", f"{_said(action)}: {card} is already at flag {src}",
+                    {"action": action, "card": card, "flag": src})
             self._check_unclaimed(action, card, dst)
             self._check_slot(action, card, dst, "no-slot")
             g = flags[dst - 1]
@@ -581,7 +617,7 @@ class GameState:
         if card.family == "morale":
             raise IllegalActionError(
                 "traitor-on-tactics", f"{_said(action)}: {card} at flag {src} is a Tactics card; "
-                "Traitor takes only Troop cards")
+                "Traitor takes only Troop cards", {"action": action, "card": card, "flag": src})
         self._check_takes(action, card, src, them)
         self._check_unclaimed(action, card, src)
         self._check_unclaimed(action, card, dst)
@@ -600,17 +636,22 @@ class GameState:
             when = ("after playing a card, before drawing" if self.settings.claim_timing
                     == "standard" else "at the start of the turn, before playing (advanced timing)")
             raise IllegalActionError(
-                "claim-timing", f"{_said(action)}: flag {flag} can be claimed only {when}")
+                "claim-timing", f"{_said(action)}: flag {flag} can be claimed only {when}",
+                {"action": action, "flag": flag,
+                 "case": None if self.settings.claim_timing == "standard" else "advanced"})
         claimed = self.flag(flag).claimed
         if claimed is not None:
             raise IllegalActionError(
-                "flag-claimed", f"{_said(action)}: flag {flag} is already claimed by {claimed}")
+                "flag-claimed", f"{_said(action)}: flag {flag} is already claimed by {claimed}",
+                {"action": action, "flag": flag, "claimed": claimed, "case": "claim"})
         from .prover import prove  # the prover is a sibling module built on the same position
         verdict = prove(self.position(), flag, me)
         if not verdict.valid:
             raise ClaimRefusedError(
                 f"{_said(action)}: {me} cannot claim flag {flag} ({verdict.reason}): "
-                f"{verdict.proof(naming=self.settings.naming)}", verdict)
+                f"{verdict.proof(naming=self.settings.naming)}", verdict,
+                {"action": action, "player": me, "flag": flag, "verdict": verdict,
+                 "verdict_reason": verdict.reason})
         f = replace(self.flag(flag), claimed=me)
         state = replace(self, flags=self.flags[:flag - 1] + (f,) + self.flags[flag:],
                         claimed_this_turn=True)
@@ -631,7 +672,8 @@ class GameState:
         me = action.player
         if self.phase != "play":
             raise IllegalActionError(
-                "wrong-phase", f"{_said(action)}: {me} has already played a card this turn")
+                "wrong-phase", f"{_said(action)}: {me} has already played a card this turn",
+                {"action": action, "player": me, "case": "pass"})
         if self.full:
             troop = next((c for c in self.hand(me) if c.is_troop), None)
             free = next((n for n, f in enumerate(self.flags, start=1)
@@ -639,14 +681,16 @@ class GameState:
             if troop is not None and free is not None:
                 raise IllegalActionError(
                     "pass-not-allowed", f"{_said(action)}: {me} can still play {troop} at flag {free} "
-                    "and may pass only without a Troop to play (D13)")
+                    "and may pass only without a Troop to play (D13)",
+                    {"action": action, "player": me, "card": troop, "flag": free})
         return replace(self, phase="draw", passed=True)
 
     def _draw(self, action: Draw) -> GameState:
         me, deck = action.player, action.deck
         if self.phase != "draw":
             raise IllegalActionError(
-                "wrong-phase", f"{_said(action)}: {me} must play a card (or pass) before drawing")
+                "wrong-phase", f"{_said(action)}: {me} must play a card (or pass) before drawing",
+                {"action": action, "player": me, "case": "draw"})
         if not self.full:
             return self._end_turn()
         hand = self.hand(me)
@@ -654,14 +698,16 @@ class GameState:
             if len(hand) < HAND_SIZE and (self.troop_deck or self.tactics_deck):
                 raise IllegalActionError(
                     "must-draw", f"{_said(action)}: {me} holds {len(hand)} cards and must draw "
-                    "while a deck has cards")
+                    "while a deck has cards", {"action": action, "player": me, "count": len(hand)})
             return self._end_turn()
         cards = self.deck(deck)
         if not cards:
-            raise IllegalActionError("deck-empty", f"{_said(action)}: the {deck} deck is empty")
+            raise IllegalActionError("deck-empty", f"{_said(action)}: the {deck} deck is empty",
+                                     {"action": action, "deck": deck})
         if len(hand) >= HAND_SIZE:
             raise IllegalActionError(
-                "hand-full", f"{_said(action)}: {me} already holds {len(hand)} cards")
+                "hand-full", f"{_said(action)}: {me} already holds {len(hand)} cards",
+                {"action": action, "player": me, "count": len(hand)})
         changes: dict[str, object] = {
             f"hand_{me}": hand + (cards[0],),
             "troop_deck" if deck == "troop" else "tactics_deck": cards[1:],

@@ -24,6 +24,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import CompanionError
 from companion.rules.cards import Card
+from companion.rules.messages import has_template, message
 from companion.rules.position import Side
 
 from .prefs import Prefs
@@ -221,7 +222,19 @@ class CompanionApp(App):
                 return tr("problem.doubt_single", self.lang, where=where, best=self.card_name(p.best))
             return tr("problem.doubt", self.lang, where=where, best=self.card_name(p.best),
                       second=self.card_name(p.second))
-        return tr("problem.violation", self.lang, message=p.message)
+        return tr("problem.violation", self.lang, message=self.said(p.reason, p.params, p.message))
+
+    def said(self, reason: str | None, params: Any, english: str) -> str:
+        """A referee's or the rules' sentence in the screen's language, card names and
+        players' names (`companion.rules.messages`); `english` when it has no template."""
+        if reason is None or params is None or not has_template(reason, params):
+            return english
+        names = {side: self.side_name(side) for side in ("north", "south")}
+        try:
+            return message(reason, params, self.lang, self.naming, names)
+        except CompanionError:
+            log.exception("no %s text for %s", self.lang, reason)
+            return english
 
     def where_text(self, p: Problem) -> str:
         side = tr(f"side.{p.side}", self.lang) if p.side else ""
@@ -251,7 +264,7 @@ class CompanionApp(App):
             self.problem_text = tr("problems.count", self.lang, n=len(v.problems),
                                    first=self.problem_line(v.problems[0]))
         elif v.waiting:
-            self.problem_text = v.waiting
+            self.problem_text = self.said("waiting", v.waiting_params, v.waiting)
         else:
             self.problem_text = ""
 
@@ -273,7 +286,7 @@ class CompanionApp(App):
 
     def _refused(self, exc: BaseException) -> None:
         # The referee refused a player's request: show its sentence, it names the problem.
-        self.say(str(exc))
+        self.say(self.said(getattr(exc, "reason", None), getattr(exc, "params", None), str(exc)))
 
     # -- player requests (queued to the worker; the referee decides) ------------------------------
     def _call(self, fn: Callable[[Any], Any], on_done: Callable[[Any], None] | None = None) -> None:

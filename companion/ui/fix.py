@@ -78,8 +78,7 @@ class FixScreen(Screen):
         box.clear_widgets()
         problems = app.view.problems
         if self.picking is not None:
-            box.add_widget(Label(text=app.problem_line(self.picking) if self.picking.kind == "doubt"
-                                 else self.picking.message, font_size=16 * app.u,
+            box.add_widget(Label(text=app.problem_line(self.picking), font_size=16 * app.u,
                                  size_hint_y=None, height=40 * app.u))
             picker = CardPicker(cols=10, spacing=3, size_hint_y=None, height=7 * 46 * app.u,
                                 on_pick=self._picked)

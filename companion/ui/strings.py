@@ -2,7 +2,8 @@
 
 Screens never hold a literal sentence: they call `tr(key, lang, **values)`.  A test checks
 that both tables have the same keys and the same `{placeholders}`.  Proof texts are the rules
-core's own (`ClaimVerdict.proof(lang, naming)`), not translated here.
+core's own (`ClaimVerdict.proof(lang, naming)`), and so are violations and refusals
+(`companion.rules.messages`): they are not translated here.
 """
 
 from __future__ import annotations

@@ -37,6 +37,9 @@ class Problem:
     best: Card | None = None   # doubts: the pipeline's best and second guesses
     second: Card | None = None
     source: Any = field(default=None, compare=False, repr=False)
+    # violations: the reason code and the facts of the message, for the screen's language
+    reason: str | None = None
+    params: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ class TableView:
     mode: str = "playing"                      # the referee's: playing, holding, round-over, ...
     waiting: str | None = None                 # what a guile card still expects
     version: int = 0
+    waiting_params: Any = field(default=None, compare=False)   # `waiting` as data
 
     def flag(self, number: int) -> FlagView:
         return self.flags[number - 1]
@@ -128,7 +132,8 @@ def table_view(state: Any) -> TableView:
     for v in state.violations:
         problems.append(Problem("violation", v.message, flag=_violation_flag(v),
                                 side=getattr(getattr(v, "action", None), "player", None),
-                                source=v))
+                                source=v, reason=v.reason,
+                                params=getattr(v, "params", None)))
     for d in state.doubts:
         loc = parse_where(d.where)
         problems.append(Problem(
@@ -138,6 +143,7 @@ def table_view(state: Any) -> TableView:
     verdicts = tuple(Verdict(v.flag, v.player, v.valid, v.reason, v)
                      for v in state.claimability.values())
     scores = state.scores
+    waiting = getattr(state, "waiting_for", None)
     return TableView(
         flags=tuple(flags), to_move=state.to_move,
         tactics=(game.tactics_played("north"), game.tactics_played("south")),
@@ -145,7 +151,8 @@ def table_view(state: Any) -> TableView:
         winner=state.winner, scores=(int(scores.get("north", 0)), int(scores.get("south", 0))),
         round=state.round, problems=tuple(problems),
         actions=tuple(str(a) for a in state.actions), verdicts=verdicts,
-        in_game=True, mode=state.mode, waiting=state.waiting, version=state.version)
+        in_game=True, mode=state.mode, waiting=state.waiting, version=state.version,
+        waiting_params=waiting.params if waiting is not None else None)
 
 
 def game_view(game: Any, actions: tuple[Any, ...] = ()) -> TableView:

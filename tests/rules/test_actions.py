@@ -20,6 +20,7 @@ from companion.rules.actions import (
 )
 from companion.rules.cards import BY_CODE, Card
 from companion.rules.errors import IllegalActionError, NotationError
+from companion.rules.messages import message
 from companion.rules.state import ClaimRefusedError, FlagState, GameState, Settings
 
 C = BY_CODE
@@ -46,6 +47,15 @@ def refused(state: GameState, text: str, reason: str, *names: str) -> IllegalAct
     assert info.value.reason == reason, str(info.value)
     for name in names:
         assert name in str(info.value), (name, str(info.value))
+    # The same refusal in French with each French naming (companion.rules.messages): the
+    # card names of that naming, no placeholder left.
+    for naming in ("gmt-fr", "medieval-fr"):
+        text = message(reason, info.value.params, "fr", naming)
+        assert "{" not in text and text != str(info.value), text
+        for name in names:
+            if name in BY_CODE:
+                assert BY_CODE[name].name(naming) in text, (name, text)
+    assert "{" not in message(reason, info.value.params, "en")
     return info.value
 
 

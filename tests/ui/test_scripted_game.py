@@ -73,3 +73,40 @@ def test_a_game_on_the_touchscreen(start_app, artifacts_dir: Path, size) -> None
     assert table.ids.pass_button.text.startswith("Passer")
     assert table.ids.moves_button.text == "Coups"
     ui.shot(artifacts_dir, "table-fr")
+
+
+def test_a_violation_in_french(start_app, artifacts_dir: Path) -> None:
+    """A card played out of turn: the rules core's refusal shown in French, with the French
+    card names and the players' names; a refused request too."""
+    from companion.ui.prefs import Prefs
+
+    from .scripted import Step
+
+    again = Step("south", "P7", 5)          # south has just played R10: south again
+    ui = start_app(make_referee, {"observations": list(observations(OPENING + (again,))),
+                                  "pace": False},
+                   prefs=Prefs(lang="fr", naming="gmt-fr", south_name="Brune"))
+    app = ui.app
+    ui.until(lambda: app.view.problems, what="the violation")
+    (problem,) = app.view.problems
+    assert problem.kind == "violation" and problem.reason == "wrong-phase"
+    assert problem.message.startswith("South playing P7 at flag 5")    # the English message
+    table = ui.screen("table")
+    french = ("Brune joue violet 7 au drapeau 5 (S P7@5) : Brune a déjà joué une carte ce "
+              "tour-ci et ne peut pas jouer violet 7 en plus")
+    ui.until(lambda: french in table.ids.problem_label.text, what="the French violation")
+    ui.shot(artifacts_dir, "table-violation-fr")
+    ui.press(table.ids.fix_button)
+    fix = ui.screen("fix")
+    assert french in fix.ids.rows.children[0].text
+    ui.shot(artifacts_dir, "fix-violation-fr")
+    # A request the referee refuses: its answer is in French too.
+    app.pass_turn("south")
+    ui.until(lambda: app.message, what="the refusal")
+    assert app.message == "Brune passe (S PASS) : Brune a déjà joué une carte ce tour-ci"
+    # Back to English: the same violation in English, with the card names still chosen.
+    app.go("settings")
+    ui.press(ui.screen("settings").ids.lang_en)
+    app.go("table")
+    ui.until(lambda: "Brune playing violet 7 at flag 5 (S P7@5): Brune has already played"
+             in table.ids.problem_label.text, what="the English violation")
