@@ -98,3 +98,18 @@ def test_violations_and_refusals_in_french() -> None:
     assert info.value.reason == "wrong-phase"
     assert info.value.text("fr", names={"south": "Bob"}) == \
         "Bob passe (S PASS) : Bob a déjà joué une carte ce tour-ci"
+
+
+def test_what_a_guile_card_waits_for_in_french() -> None:
+    ref = Referee(RefereeSettings())
+    cam = Camera(ref)
+    t = Table()
+    cam.settle(t.lay("south", "R7", 3))
+    cam.settle(t.guile("north", "DESERTER"))
+    state = ref.state
+    assert state.waiting is not None and state.waiting_for is not None
+    assert message("waiting", state.waiting_for.params, "fr", "medieval-fr",
+                   {"north": "Anne"}) == \
+        "Anne a joué Désertion : défaussez maintenant une carte de l'adversaire"
+    assert message("waiting", state.waiting_for.params, "en") == \
+        "North played Deserter: now discard one of your opponent's cards"
