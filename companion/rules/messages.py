@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, Claim, Deserter, Draw, Pass, Play, Redeploy, Scout, Traitor
-from .cards import NAMINGS, Card, Naming
+from .cards import BY_CODE, NAMINGS, Card, Naming
 from .errors import CompanionError
 from .position import SIDES
 
@@ -106,8 +106,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                     "drapeau {flag}"),
     "traitor-on-tactics": ("{action}: {card} at flag {flag} is a Tactics card; Traitor takes "
                            "only Troop cards",
-                           "{action} : {card} au drapeau {flag} est une carte Tactique ; la "
-                           "Trahison ne prend que des cartes Troupe"),
+                           "{action} : {card} au drapeau {flag} est une carte Tactique ; "
+                           "{TRAITOR} ne prend que des cartes Troupe"),
     "environment-immovable": ("{action}: {card} stays where it is until the end of the game "
                               "(D4); it cannot be moved or discarded",
                               "{action} : {card} reste à sa place jusqu'à la fin de la partie "
@@ -130,13 +130,13 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                     "{action} : {card} n'est pas dans la main de {player}"),
     "not-in-hand.scout": ("{action}: {card} is not in {player}'s hand after the Scout draws",
                           "{action} : {card} n'est pas dans la main de {player} après les "
-                          "pioches de l'Éclaireur"),
+                          "pioches de la carte {SCOUT}"),
     "card-on-table": ("{action}: {card} is already face up {place}",
                       "{action} : {card} est déjà visible {place}"),
     "deck-empty": ("{action}: the {deck:word} deck is empty",
                    "{action} : la pioche {deck:word} est vide"),
     "deck-empty.scout": ("{action}: the {deck:word} deck is empty; Scout cannot draw from it",
-                         "{action} : la pioche {deck:word} est vide ; l'Éclaireur ne peut pas "
+                         "{action} : la pioche {deck:word} est vide ; {SCOUT} ne peut pas "
                          "y piocher"),
     "hand-full": ("{action}: {player} already holds {count:cards}",
                   "{action} : {player} a déjà {count:cards} en main"),
@@ -144,9 +144,9 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                   "{action} : {player} a {count:cards} en main et doit piocher tant qu'une "
                   "pioche a des cartes"),
     "scout-draws": ("{action}: Scout draws {wanted:cards} here, not {got}",
-                    "{action} : l'Éclaireur pioche ici {wanted:cards}, pas {got}"),
+                    "{action} : {SCOUT} pioche ici {wanted:cards}, pas {got}"),
     "scout-returns": ("{action}: Scout puts back {wanted} different cards, not {cards}",
-                      "{action} : l'Éclaireur remet {wanted} cartes différentes, pas {cards}"),
+                      "{action} : {SCOUT} remet {wanted} cartes différentes, pas {cards}"),
     "pass-not-allowed": ("{action}: {player} can still play {card} at flag {flag} and may pass "
                          "only without a Troop to play (D13)",
                          "{action} : {player} peut encore jouer {card} au drapeau {flag} et ne "
@@ -192,25 +192,25 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "card-moved": ("{card} moved {src:from} {dst:to} without a guile card",
                    "{card} a été déplacée {src:from} {dst:to} sans carte de ruse"),
     "card-moved.scout": ("{card} moved {src:from} {dst:to}; Scout changes nothing on the line",
-                         "{card} a été déplacée {src:from} {dst:to} ; l'Éclaireur ne change "
+                         "{card} a été déplacée {src:from} {dst:to} ; {SCOUT} ne change "
                          "rien sur la ligne"),
     "card-moved.back": ("{card} came back from beside the line {dst:to}",
                         "{card} est revenue d'à côté de la ligne {dst:to}"),
     "card-moved.redeploy": ("Redeploy keeps a card on its owner's side, but {card} went "
                             "{src:from} {dst:to}",
-                            "le Redéploiement garde la carte du côté de son propriétaire, mais "
+                            "{REDEPLOY} garde la carte du côté de son propriétaire, mais "
                             "{card} est allée {src:from} {dst:to}"),
     "card-moved.deserter": ("Deserter discards a card beside the line, but {card} went "
                             "{src:from} {dst:to}",
-                            "la Désertion défausse la carte à côté de la ligne, mais {card} est "
+                            "{DESERTER} défausse la carte à côté de la ligne, mais {card} est "
                             "allée {src:from} {dst:to}"),
     "card-moved.traitor-offline": ("Traitor puts the card on your side of a flag, but {card} "
                                    "went beside the line",
-                                   "la Trahison met la carte de votre côté d'un drapeau, mais "
+                                   "{TRAITOR} met la carte de votre côté d'un drapeau, mais "
                                    "{card} est allée à côté de la ligne"),
     "card-moved.traitor-side": ("Traitor takes an opponent's card to one's own side, but {card} "
                                 "went {src:from} {dst:to}",
-                                "la Trahison prend une carte de l'adversaire pour son propre "
+                                "{TRAITOR} prend une carte de l'adversaire pour son propre "
                                 "côté, mais {card} est allée {src:from} {dst:to}"),
     "two-moves": ("{card} moves one card, but {first} and {second} both moved",
                   "{card} déplace une carte, mais {first} et {second} ont bougé toutes les deux"),
@@ -349,6 +349,10 @@ class _Renderer(string.Formatter):
             raise MessageError(f"message {key!r} needs the parameter {exc.args[0]!r}") from None
 
     def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        # `{SCOUT}`, `{TRAITOR}`, ...: a card named in the template itself, so that it takes
+        # the chosen edition's name like every other card.
+        if isinstance(key, str) and key.isupper() and key in BY_CODE:
+            return BY_CODE[key]
         return kwargs[str(key)]
 
     def format_field(self, value: Any, format_spec: str) -> str:

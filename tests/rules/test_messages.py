@@ -42,7 +42,17 @@ SAMPLE: dict[str, object] = {
 
 
 def _fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    """The parameters a template needs; `{SCOUT}`-style fields name a card, not a parameter."""
+    return {name for _, name, _, _ in string.Formatter().parse(template)
+            if name and not name.isupper()}
+
+
+def test_guile_cards_named_in_a_template_take_the_edition_name() -> None:
+    params = {**SAMPLE, "case": "redeploy"}
+    assert "Redéploiement" in message("card-moved", params, "fr", "gmt-fr")
+    traitor = {**SAMPLE, "case": None}
+    assert "Traîtrise" in message("traitor-on-tactics", traitor, "fr", "medieval-fr")
+    assert "Traître" in message("traitor-on-tactics", traitor, "fr", "gmt-fr")
 
 
 def test_every_reason_code_has_both_templates() -> None:
