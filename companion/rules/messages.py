@@ -17,6 +17,7 @@ with its noun).  A reason with variants is looked up as `reason.case` (`params["
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -328,7 +329,14 @@ def message(reason: str, params: Mapping[str, object] | None = None, lang: str =
     if naming not in NAMINGS:
         raise MessageError(f"unknown naming {naming!r}: use one of {', '.join(NAMINGS)}")
     text = _Renderer(lang, naming, names or {}).render(reason, params or {})
+    if lang == "fr":
+        # Names and card names are filled in after the template was written: elide
+        # "de Anne" -> "d'Anne", "de orange 7" -> "d'orange 7".
+        text = _ELISION.sub(r"\1d'\2", text)
     return text[:1].upper() + text[1:]
+
+
+_ELISION = re.compile(r"(^|[\s(])de ([AEIOUYÉÈÊÀÂÎÔaeiouyéèêàâîôh])")
 
 
 class _Renderer(string.Formatter):

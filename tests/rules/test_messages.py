@@ -112,3 +112,12 @@ def test_bad_requests_are_message_errors() -> None:
         message("side-full", SAMPLE, "de")
     with pytest.raises(MessageError, match="naming"):
         message("side-full", SAMPLE, "en", "gmt-de")  # type: ignore[arg-type]
+
+
+def test_french_elides_de_before_a_vowel() -> None:
+    params = {"action": Redeploy("north", R8, 2, None), "player": "north", "flag": 2,
+              "capacity": 4, "card": R8, "case": "mud"}
+    assert "le côté d'Anne au drapeau 2" in message("no-slot", params, "fr", "gmt-fr",
+                                                    {"north": "Anne"})
+    assert "le côté de Bob au drapeau 2" in message("no-slot", params, "fr", "gmt-fr",
+                                                    {"north": "Bob"})
