@@ -434,11 +434,27 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
             win = np.abs(ys - want) <= slack
             if win.any() and not any(abs(int(ys[j]) - want) <= slack for j in chosen):
                 i = int(np.argmax(np.where(win, prof, -9)))
-                if prof[i] >= s.force_min and free(i):
-                    chosen.append(i)
+                if prof[i] >= s.force_min:
+                    rivals = [j for j in chosen if abs(int(ys[j]) - int(ys[i])) < min_step]
+                    if not rivals:
+                        chosen.append(i)
+                    elif len(rivals) == 1 and _better_top(m, tpl, (int(ys[i]), int(lefts[i])),
+                                                          (int(ys[rivals[0]]),
+                                                           int(lefts[rivals[0]]))):
+                        # A peak inside the last card's band or the card before's body
+                        # crowds out the top the outline demands: the one that reads
+                        # better as a card wins.
+                        chosen.remove(rivals[0])
+                        chosen.append(i)
         for j in sorted(chosen, key=lambda j: ys[j]):
             tops.append((int(ys[j]), int(lefts[j])))
     return tops
+
+
+def _better_top(m: Maps, tpl: Templates, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether a card top at corner `a` reads better as a card than one at `b`."""
+    ra, rb = identify_many(m, [a, b], tpl)
+    return ra.score > rb.score
 
 
 def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
