@@ -631,4 +631,78 @@ class LayoutTracker:
         return self.layout
 
 
-__all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "layout_from_sightings"]
+
+
+
+# -- hands over the table ---------------------------------------------------------------------
+def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
+    """Flags whose zones an arm covers: a large non-table region reaching the frame's edge.
+
+    The frame is shrunk and white-balanced on the tiles' white; each pixel's chroma (log
+    ratios, blind to shading such as wood grain) is compared with the table's, the median
+    of the frame's mid-tone pixels.  Glare is bright light added to the table: its chroma
+    lies between the table's and grey, so it is not counted.  Cards, tiles and glare spots
+    lie inside the frame; an arm always enters from an edge and is large, so only large
+    regions touching the edge are arms.  A flag is obstructed when such a region covers
+    enough of its zone (either side of the line, out to the zone's far end).
+    """
+    cfg = load_config()["obstruction"]
+    f = float(cfg["scale"])
+    small = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    whites = [t.white for t in layout.tiles if t.seen]
+    white = np.median(np.array(whites, np.float32), axis=0) if whites else \
+        np.full(3, 255.0, np.float32)
+    bal = small.astype(np.float32) * (1.0 / np.maximum(white, 1.0))[None, None, :]
+    lum = bal.mean(axis=2)
+    eps = 0.02
+    lb, lg, lr = (np.log(bal[:, :, i] + eps) for i in range(3))
+    rg, gb = lr - lg, lg - lb
+    mid = (lum > cfg["table_lum"][0]) & (lum < cfg["table_lum"][1])
+    if int(mid.sum()) < 100:
+        return ()
+    t_rg, t_gb = float(np.median(rg[mid])), float(np.median(gb[mid]))
+    t_lum = float(np.median(lum[mid]))
+    d_rg, d_gb = rg - t_rg, gb - t_gb
+    dist = np.sqrt(d_rg * d_rg + d_gb * d_gb)
+    # Glare: the table's chroma shrunk towards grey (a in [0, 1]), and brighter than the table.
+    tn = t_rg * t_rg + t_gb * t_gb
+    if tn > 1e-6:
+        a = (rg * t_rg + gb * t_gb) / tn
+        perp = np.abs(rg * t_gb - gb * t_rg) / math.sqrt(tn)
+        glare = (a > -0.2) & (a < 1.0) & (perp < cfg["glare_perp"]) & (lum > t_lum)
+    else:
+        glare = np.zeros_like(mid)
+    fg = (dist > cfg["chroma_delta"]) & ~glare & (lum > cfg["min_lum"]) \
+        & (lum < cfg["max_lum"])
+    fg = fg.astype(np.uint8)
+    kernel = np.ones((3, 3), np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    h, w = fg.shape
+    k = layout.pose.px_per_mm * f                       # small-frame px per mm
+    min_area = cfg["min_area_mm2"] * k * k
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area and (
+        stats[i, cv2.CC_STAT_LEFT] == 0 or stats[i, cv2.CC_STAT_TOP] == 0
+        or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w
+        or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h)]
+    if not keep:
+        return ()
+    ys, xs = np.nonzero(np.isin(labels, keep))
+    px = (xs + 0.5) / f
+    py = (ys + 0.5) / f
+    pose = layout.pose
+    half = float(cfg["zone_half_width_mm"])
+    depth = float(cfg["zone_depth_mm"])
+    min_px = cfg["min_cover_mm2"] * k * k
+    out = []
+    for t in layout.tiles:
+        s = pose.scale_at(t.anchor)
+        du = ((px - t.anchor[0]) * pose.east[0] + (py - t.anchor[1]) * pose.east[1]) / s
+        dv = ((px - t.anchor[0]) * pose.south[0] + (py - t.anchor[1]) * pose.south[1]) / s
+        if int(np.count_nonzero((np.abs(du) < half) & (np.abs(dv) < depth))) >= min_px:
+            out.append(t.flag)
+    return tuple(out)
+
+
+__all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "hand_flags",
+           "layout_from_sightings"]

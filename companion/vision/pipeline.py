@@ -24,7 +24,7 @@ from . import geometry
 from .capture import check_frame
 from .config import load_config
 from .deck import Deck
-from .layout import Layout, LayoutTracker
+from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import CardRead, ReadingSettings, read_strip, reflectance
 
@@ -191,7 +191,7 @@ class TableReader:
             else:
                 merged[place.where] = len(out)
                 out.append((place, list(reads)))
-        obstructed |= self._obstructed_flags(profiles)
+        obstructed.update(hand_flags(frame, layout))
         return out, sorted(obstructed)
 
     def _table_reference(self, frame: np.ndarray, layout: Layout
