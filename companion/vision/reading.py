@@ -55,6 +55,10 @@ class ReadingSettings:
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
+    edge_check_below: float
+    edge_step: float
+    edge_cover_min: float
+    edge_search_mm: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -71,7 +75,9 @@ class ReadingSettings:
                    float(c["colour_weight"]), float(c["colour_cap"]),
                    float(c["paper_share"]),
                    float(c["doubt_margin"]), float(c["doubt_min_score"]),
-                   float(c["not_a_card_score"]))
+                   float(c["not_a_card_score"]), float(c["edge_check_below"]),
+                   float(c["edge_step"]), float(c["edge_cover_min"]),
+                   float(c["edge_search_mm"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -527,6 +533,29 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     return out
 
 
+def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSettings
+               ) -> float:
+    """How much of a card's width shows a straight edge at its top: the share of columns
+    (inside the card's width) whose colour steps by `edge_step` or more in some channel,
+    across the same row near `top_mm`.
+
+    A card's top edge is a straight line across its whole width (over the table, or over the
+    paper of the card beneath); a "top" inside a card's body (its art, a value printed again)
+    steps only where the art does.
+    """
+    h, w = refl.shape[:2]
+    top = int(round(top_mm * s.px_per_mm))
+    left = int(round(centre_mm * s.px_per_mm)) - s.px(geometry.CARD_W) // 2
+    x0, x1 = max(0, left + s.px(4.0)), min(w, left + s.px(geometry.CARD_W - 4.0))
+    reach = s.px(s.edge_search_mm)
+    if x1 - x0 < s.px(10.0) or top - reach < 2 or top + reach + 1 >= h:
+        return 1.0        # too little of the card in the strip, or its edge cut off: no veto
+    rows = refl[top - reach - 2:top + reach + 2, x0:x1]
+    # Colour steps, not just brightness: an orange band on a brown table is an edge too.
+    step = np.abs(rows[3:] - rows[:-3]).max(axis=2)
+    return float((step > s.edge_step).mean(axis=1).max())
+
+
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                table: np.ndarray | None = None, limit_mm: float | None = None
                ) -> list[CardRead]:
@@ -538,11 +567,14 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         return []                  # an empty zone: the commonest case, and the cheapest
     m = Maps.of(refl, s)
     reads = identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm), tpl)
-    # A "top" that fits no card at all is a card's body, a shadow or a hand: no card.
-    return [r for r in reads if r.score >= s.not_a_card_score]
+    # A "top" that fits no card at all is a card's body, a shadow or a hand: no card.  One
+    # that fits only fairly must also show a card's straight top edge across its width.
+    return [r for r in reads if r.score >= s.not_a_card_score and (
+        r.score >= s.edge_check_below
+        or edge_cover(refl, r.top_mm, r.centre_mm, s) >= s.edge_cover_min)]
 
 
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "descriptors", "find_tops", "hue", "identify", "identify_many", "ink",
+           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink",
            "read_strip",
            "reflectance", "table_colour"]
