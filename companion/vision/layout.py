@@ -640,10 +640,12 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
 
     The frame is shrunk and white-balanced on the tiles' white; each pixel's chroma (log
     ratios, blind to shading such as wood grain) is compared with the table's, the median
-    of the frame's mid-tone pixels.  Glare is bright light added to the table: its chroma
-    lies between the table's and grey, so it is not counted.  Cards, tiles and glare spots
-    lie inside the frame; an arm always enters from an edge and is large, so only large
-    regions touching the edge are arms.  A flag is obstructed when such a region covers
+    of the frame's mid-tone pixels.  Cards, tiles and glare spots lie inside the frame; an
+    arm always enters from an edge and is large, so only large regions touching the edge
+    count.  Glare is white light added to the table: its chroma lies between the table's and
+    grey, its outline is soft and it peaks inside the frame; a region made mostly of such
+    pixels (a pale arm over a wood table looks the same, pixel by pixel) counts only if its
+    outline is sharp or it is as bright where it meets the edge as anywhere.  A flag is obstructed when such a region covers
     enough of its zone (either side of the line, out to the zone's far end).
     """
     cfg = load_config()["obstruction"]
@@ -672,8 +674,7 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
         glare = (a > -0.2) & (a < 1.0) & (perp < cfg["glare_perp"]) & (lum > t_lum)
     else:
         glare = np.zeros_like(mid)
-    fg = (dist > cfg["chroma_delta"]) & ~glare & (lum > cfg["min_lum"]) \
-        & (lum < cfg["max_lum"])
+    fg = (dist > cfg["chroma_delta"]) & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"])
     fg = fg.astype(np.uint8)
     kernel = np.ones((3, 3), np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
@@ -681,10 +682,38 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     h, w = fg.shape
     k = layout.pose.px_per_mm * f                       # small-frame px per mm
     min_area = cfg["min_area_mm2"] * k * k
-    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area and (
-        stats[i, cv2.CC_STAT_LEFT] == 0 or stats[i, cv2.CC_STAT_TOP] == 0
-        or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w
-        or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h)]
+    # A glare spot's edge is soft (its light fades out); an arm's outline is sharp.
+    grad = cv2.magnitude(cv2.Sobel(lum, cv2.CV_32F, 1, 0), cv2.Sobel(lum, cv2.CV_32F, 0, 1))
+    keep = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < min_area or not (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
+            continue
+        x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(w, x + bw + 2), min(h, y + bh + 2)
+        m = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        ring = cv2.dilate(m, kernel) - m
+        ring[:, :1] = ring[:, -1:] = 0
+        ring[:1, :] = ring[-1:, :] = 0
+        g = grad[y0:y1, x0:x1][ring > 0]
+        solid = area - int(np.count_nonzero(glare[y0:y1, x0:x1] & (m > 0)))
+        sharp = float(np.median(g)) if g.size else 0.0
+        # A glare spot's light peaks inside the frame; an arm is as bright where it enters.
+        lm = lum[y0:y1, x0:x1][m > 0]
+        edge = np.zeros_like(m)
+        edge[:, :1] = edge[:, -1:] = 1
+        edge[:1, :] = edge[-1:, :] = 1
+        if x0 > 0:
+            edge[:, :1] = 0
+        if x1 < w:
+            edge[:, -1:] = 0
+        if y0 > 0:
+            edge[:1, :] = 0
+        if y1 < h:
+            edge[-1:, :] = 0
+        le = lum[y0:y1, x0:x1][(edge > 0) & (m > 0)]
+        even = float(le.mean()) / max(float(np.percentile(lm, 95)), 1e-3) if le.size else 0.0
+        if solid >= min_area or sharp >= cfg["sharp_edge"] or even >= cfg["even_entry"]:
+            keep.append(i)
     if not keep:
         return ()
     ys, xs = np.nonzero(np.isin(labels, keep))
