@@ -146,6 +146,16 @@ def _normalise(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(n, 1e-6)
 
 
+def _sims(desc: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """Correlations of descriptors (rows) with templates (rows): desc @ templates.T.
+
+    An einsum, not the BLAS product: these products are small and many, and a threaded BLAS
+    spins its threads up for each one; on a machine with its cores busy (the Pi drawing the
+    screen, or other work) that costs several times the product itself.
+    """
+    return np.einsum("ij,kj->ik", desc, templates)
+
+
 def raw_cells(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool,
               scale: float = 1.0) -> np.ndarray:
     """Ink of the bands' cells (one row per band) for card top-left corners given in px;
@@ -411,7 +421,8 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
                                lefts_all[1][ys][:, None] + shifts[None, :],
                                nominal[:, None] + shifts[None, :]], axis=1)
         yy = np.repeat(ys, cand.shape[1])
-        sims = (descriptors(m, yy, cand.ravel(), True, tpl.coarse_w) @ tpl.coarse.T).max(axis=1)
+        sims = _sims(descriptors(m, yy, cand.ravel(), True, tpl.coarse_w),
+                     tpl.coarse).max(axis=1)
         sims = sims.reshape(len(ys), -1)
         k = sims.argmax(axis=1)
         prof = sims[np.arange(len(ys)), k]
@@ -473,7 +484,7 @@ def _half_sims(m: Maps, tpl: Templates, tops: np.ndarray, lefts: np.ndarray, sca
     rows, _ = _grid(m.s, False)
     raw = raw_cells(m, tops, lefts, False, scale) * tpl.fine_w
     lh, rh = _split(raw, len(rows), tpl.half_cols)
-    return _normalise(lh) @ tpl.halves[0].T, _normalise(rh) @ tpl.halves[1].T
+    return _sims(_normalise(lh), tpl.halves[0]), _sims(_normalise(rh), tpl.halves[1])
 
 
 def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> list[CardRead]:
@@ -494,7 +505,8 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     wide = s.px(s.side_search_mm)
     offs = np.arange(-wide, wide + 1)
     coarse = descriptors(m, np.repeat(top0, len(offs)), (left0[:, None] + offs).ravel(), True,
-                         tpl.coarse_w) @ tpl.coarse.T
+                         tpl.coarse_w)
+    coarse = _sims(coarse, tpl.coarse)
     left0 = left0 + offs[coarse.max(axis=1).reshape(n, -1).argmax(axis=1)]
     # Stage 1, nominal scale: every offset along the column, every other one across.
     ry, rx = s.px(s.refine_mm), s.px(s.refine_x_mm)
