@@ -346,11 +346,18 @@ def _find_unread(gray: np.ndarray, pose: Pose, flag: int, predicted: Vec
                     return TileSighting(flag, (x0 + sgt.centre[0] / 2, y0 + sgt.centre[1] / 2),
                                         sgt.up, sgt.px_per_mm / 2)
         tpl = _tile_template(flag, pose, pose.scale_at(c))
-        if crop.shape[0] <= tpl.shape[0] or crop.shape[1] <= tpl.shape[1]:
-            continue
+        # A claimed tile near the frame's edge: the frame extended so its drawing still fits.
+        ex, ey = max(0, tpl.shape[1] + 1 - crop.shape[1]), max(0, tpl.shape[0] + 1 - crop.shape[0])
+        if ex or ey:
+            left = ex if x0 == 0 else 0
+            top = ey if y0 == 0 else 0
+            crop = cv2.copyMakeBorder(crop, top, ey - top, left, ex - left, cv2.BORDER_REPLICATE)
+            x0, y0 = x0 - left, y0 - top
         res = cv2.matchTemplate(crop, tpl, cv2.TM_CCOEFF_NORMED)
         _, score, _, loc = cv2.minMaxLoc(res)
-        if score >= cfg["drawing_min_score"]:
+        # Off the line, a claimed tile may lie half under a card or a hand: its drawing is
+        # still the best match there, at a lower score.
+        if score >= cfg["drawing_min_score" if across == 0.0 else "claimed_min_score"]:
             up = (-pose.south[0], -pose.south[1])
             return TileSighting(flag, (x0 + loc[0] + tpl.shape[1] / 2, y0 + loc[1] + tpl.shape[0] / 2),
                                 up, k)
@@ -666,14 +673,18 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     t_lum = float(np.median(lum[mid]))
     d_rg, d_gb = rg - t_rg, gb - t_gb
     dist = np.sqrt(d_rg * d_rg + d_gb * d_gb)
-    # Glare: the table's chroma shrunk towards grey (a in [0, 1]), and brighter than the table.
-    tn = t_rg * t_rg + t_gb * t_gb
-    if tn > 1e-6:
-        a = (rg * t_rg + gb * t_gb) / tn
-        perp = np.abs(rg * t_gb - gb * t_rg) / math.sqrt(tn)
-        glare = (a > -0.2) & (a < 1.0) & (perp < cfg["glare_perp"]) & (lum > t_lum)
+    # Glare: white light added to the table.  It leaves the colour differences (R-G, G-B)
+    # of the white-balanced table as they are while raising the brightness.
+    o1 = bal[:, :, 2] - bal[:, :, 1]
+    o2 = bal[:, :, 1] - bal[:, :, 0]
+    t1, t2 = float(np.median(o1[mid])), float(np.median(o2[mid]))
+    tn = math.hypot(t1, t2)
+    if tn > 1e-3:
+        along = (o1 * t1 + o2 * t2) / tn
+        perp = np.abs(o1 * t2 - o2 * t1) / tn
+        glare = (perp < cfg["glare_perp"] * np.maximum(along, 0.0) + 0.02) & (lum > t_lum)
     else:
-        glare = np.zeros_like(mid)
+        glare = lum > t_lum
     fg = (dist > cfg["chroma_delta"]) & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"])
     fg = fg.astype(np.uint8)
     kernel = np.ones((3, 3), np.uint8)
