@@ -97,8 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{ok(s['tiles_right'] == s['tiles'])}")
     print(f"  claimed flags right        {s['claimed_right']}/{s['claimed']}   target all  "
           f"{ok(s['claimed_right'] == s['claimed'])}")
-    print(f"  obstructed flags found     {s['obstructed_found']}/{s['obstructed_flags']}, "
-          f"false alarms {s['false_obstructed']}")
+    found, flagged = s['obstructed_found'], s['obstructed_found'] + s['false_obstructed']
+    print(f"  obstructed flags found     {found}/{s['obstructed_flags']}, "
+          f"false alarms {s['false_obstructed']}: precision "
+          f"{100.0 * found / max(1, flagged):5.1f} %, recall "
+          f"{100.0 * found / max(1, s['obstructed_flags']):5.1f} %")
     if read_ms:
         med = statistics.median(read_ms)
         print(f"  frame read (tiles followed) median {med:6.1f} ms, p90 "
