@@ -224,7 +224,11 @@ class TableReader:
             m = score - second[1] if second else 1.0
             slot.card = best
             taken.setdefault(best, slot)
-            if fell_back or m < s.doubt_margin or score < s.doubt_min_score:
+            # A fair score (light or wear) with a clear lead is no doubt: the wrong reads
+            # among fair scores lead their runner-up narrowly.
+            weak = score < s.doubt_floor or (score < s.doubt_min_score
+                                              and m < s.doubt_low_margin)
+            if fell_back or m < s.doubt_margin or weak:
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
                     conf = min(conf, 0.25)

@@ -59,6 +59,8 @@ class ReadingSettings:
     edge_step: float
     edge_cover_min: float
     edge_search_mm: float
+    doubt_low_margin: float
+    doubt_floor: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -77,7 +79,8 @@ class ReadingSettings:
                    float(c["doubt_margin"]), float(c["doubt_min_score"]),
                    float(c["not_a_card_score"]), float(c["edge_check_below"]),
                    float(c["edge_step"]), float(c["edge_cover_min"]),
-                   float(c["edge_search_mm"]))
+                   float(c["edge_search_mm"]), float(c["doubt_low_margin"]),
+                   float(c["doubt_floor"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))

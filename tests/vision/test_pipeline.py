@@ -61,3 +61,21 @@ def test_bad_frames() -> None:
         reader.read("frame.png")  # type: ignore[arg-type]
     with pytest.raises(NoTilesError, match="no flag tile"):
         reader.read(np.full((1296, 2304, 3), 128, np.uint8))
+
+
+def test_fair_reads_are_doubtful_unless_clearly_ahead() -> None:
+    from companion.rules.cards import BY_CODE
+    from companion.vision.pipeline import TableReader, _Place, _Slot
+    from companion.vision.reading import CardRead
+
+    def slot(i: int, cands: list[tuple[str, float]]) -> _Slot:
+        read = CardRead(tuple((BY_CODE[c], v) for c, v in cands), 6.0, 44.0)
+        return _Slot(_Place(f"flag {i} south", i, "south"), 0, read)
+
+    with TableReader(deck("classic")) as reader:
+        slots = [slot(1, [("R8", 0.55), ("R3", 0.40)]),     # fair, clearly ahead: sure
+                 slot(2, [("B1", 0.55), ("B10", 0.53)]),    # fair, narrowly ahead: doubtful
+                 slot(3, [("G5", 0.47), ("G2", 0.20)]),     # poor: doubtful whatever its lead
+                 slot(4, [("Y4", 0.90), ("Y6", 0.70)])]     # good: sure
+        reader._settle(slots)
+    assert [sl.doubt is not None for sl in slots] == [False, True, True, False]
