@@ -26,7 +26,8 @@ from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import CardRead, ReadingSettings, read_strip, reflectance
+from .reading import (CardRead, ReadingSettings, read_strip, reflectance, table_colour,
+                      table_margins)
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,6 @@ class TableReader:
         cfg = load_config()["layout"]
         half = float(cfg["zone_half_width_mm"])
         obstructed: set[int] = set()
-        table_ref = self._table_reference(frame, layout)
         jobs: list[tuple[_Place, tuple[float, float], Side, float, float, int, str,
                          float | None]] = []
         for t in layout.tiles:
@@ -169,16 +169,37 @@ class TableReader:
                 jobs.append((_Place(f"offline {side}", None, side), anchor, side, near, far,
                              flag, f"off{flag}{side}", None))
 
-        def run(job: tuple[_Place, tuple[float, float], Side, float, float, int, str,
-                           float | None]) -> tuple[np.ndarray, list[CardRead]]:
-            place, origin, side, near, far, flag, key, limit = job
-            refl = self._strip(frame, layout, origin, side, near, far, half, flag, key)
-            table = table_ref(flag, refl)
-            return table, read_strip(refl, self.templates, True, table, limit)
+        def strip(job: tuple[_Place, tuple[float, float], Side, float, float, int, str,
+                             float | None]) -> np.ndarray:
+            _, origin, side, near, far, flag, key, _ = job
+            return self._strip(frame, layout, origin, side, near, far, half, flag, key)
+
+        def mapped(fn: Callable, items: list) -> list:
+            return list(self._pool.map(fn, items)) if self._pool else [fn(x) for x in items]
+
+        strips = mapped(strip, jobs)
+        s = self.settings
+        margins = [table_margins(r, s) for r in strips]
+        # The table's shade at each distance from the line, per side: the median over that
+        # side's zones' margins (wood grain runs along the line; most margins are bare).
+        refs: dict[str, np.ndarray] = {}
+        for side in SIDES:
+            stack = [m for job, pair in zip(jobs, margins) if job[0].flag is not None
+                     and job[2] == side for m in pair]
+            if len(stack) >= 6:
+                refs[side] = np.median(np.stack(stack), axis=0).astype(np.float32)
+
+        def run(i: int) -> tuple[np.ndarray, list[CardRead]]:
+            job, refl = jobs[i], strips[i]
+            place, _, side, _, _, _, _, limit = job
+            profile = table_colour(refl, s)          # both margins: what obstruction compares
+            ref = refs.get(side) if place.flag is not None else None
+            table = profile if ref is None else table_colour(refl, s, ref)
+            return profile, read_strip(refl, self.templates, True, table, limit)
 
         # Zones are independent and OpenCV and numpy release the interpreter lock: on the
         # Pi's four cores (or any two) the zones are read side by side.
-        results = list(self._pool.map(run, jobs)) if self._pool else [run(j) for j in jobs]
+        results = mapped(run, list(range(len(jobs))))
         out: list[tuple[_Place, list[CardRead]]] = []
         profiles: dict[str, list[tuple[int, np.ndarray]]] = {}
         merged: dict[str, int] = {}

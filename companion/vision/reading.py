@@ -61,6 +61,7 @@ class ReadingSettings:
     edge_search_mm: float
     doubt_low_margin: float
     doubt_floor: float
+    table_far_delta: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -80,7 +81,7 @@ class ReadingSettings:
                    float(c["not_a_card_score"]), float(c["edge_check_below"]),
                    float(c["edge_step"]), float(c["edge_cover_min"]),
                    float(c["edge_search_mm"]), float(c["doubt_low_margin"]),
-                   float(c["doubt_floor"]))
+                   float(c["doubt_floor"]), float(c["table_far_delta"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -338,13 +339,35 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     return cv2.resize(half, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
 
 
-def table_colour(refl: np.ndarray, s: ReadingSettings) -> np.ndarray:
-    """The bare table's reflectance along a strip (rows x 3): its outer margins, where no card
-    reaches, averaged over a stretch of rows."""
+def table_margins(refl: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.ndarray]:
+    """The strip's left and right margins (where no centred card reaches), per row (rows x 3)."""
     w = refl.shape[1]
     edge = max(2, s.px(4.0))
-    margins = np.concatenate([refl[:, :edge], refl[:, w - edge:]], axis=1)
-    per_row = margins.mean(axis=1, dtype=np.float32)                # rows x 3
+    return (refl[:, :edge].mean(axis=1, dtype=np.float32),
+            refl[:, w - edge:].mean(axis=1, dtype=np.float32))
+
+
+def table_colour(refl: np.ndarray, s: ReadingSettings, ref: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """The bare table's reflectance along a strip (rows x 3): its outer margins, averaged over
+    a stretch of rows.
+
+    `ref` (rows x 3), the table's shade at the same distances from the line elsewhere (the
+    other zones of that side), picks per row what of the margins is table: a column laid
+    off-centre, or a neighbouring one, covers one margin or both over some rows.  Per row the
+    left margin, the right one or their mean is taken, whichever is nearest `ref`; where none
+    is near (both covered), `ref` itself.
+    """
+    left, right = table_margins(refl, s)
+    if ref is None:
+        per_row = 0.5 * (left + right)
+    else:
+        cands = np.stack([left, right, 0.5 * (left + right)])       # 3 x rows x 3
+        dist = np.abs(cands - ref[None]).max(axis=2)
+        k = dist.argmin(axis=0)
+        idx = np.arange(len(k))
+        per_row = np.where((dist[k, idx] > s.table_far_delta)[:, None], ref, cands[k, idx])
+    per_row = np.ascontiguousarray(per_row, np.float32)
     # Barely smoothed: wood grain runs along the line, i.e. along the strip's rows, and each
     # row's own margins know its shade.
     k = max(3, s.px(s.table_rows_mm) | 1)
@@ -592,4 +615,4 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
            "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink",
            "read_strip",
-           "reflectance", "table_colour"]
+           "reflectance", "table_colour", "table_margins"]

@@ -78,3 +78,22 @@ def test_a_glare_covered_band_is_doubtful_not_wrong(name: str) -> None:
         c = r.candidates
         sure = r.score >= s.doubt_min_score and c[0][1] - c[1][1] >= s.doubt_margin
         assert str(r.best) in ("B4", "O7") or not sure, (r.best, r.score)
+
+
+def test_a_column_off_centre_between_neighbours_reads_with_the_sides_table_shade() -> None:
+    # The column lies 8 mm off its strip's middle and a neighbouring column's cards cover
+    # the other margin: both margins show paper over the echelon's rows.  With the table's
+    # shade known from the side's other zones, the margin that is table is told apart.
+    from companion.vision.reading import table_colour
+
+    s = ReadingSettings.load()
+    table = (0.55, 0.55, 0.52)
+    strip = _strip(["G10", "P5", "G8"], [20.0, 20.0], table, "bold", dx_mm=-8.0)
+    neighbour = face_reflectance(deck("bold").face("R3"))
+    w = strip.shape[1]
+    strip[s.px(8.0):s.px(8.0) + neighbour.shape[0], w - s.px(5.0):] = \
+        neighbour[:, :s.px(5.0)]
+    ref = np.empty((strip.shape[0], 3), np.float32)
+    ref[:] = table
+    reads = read_strip(strip, deck("bold").templates, table=table_colour(strip, s, ref))
+    assert [str(r.best) for r in reads] == ["G10", "P5", "G8"]
