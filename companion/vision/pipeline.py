@@ -26,7 +26,8 @@ from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import (CardRead, ReadingSettings, read_strip, reflectance, table_colour,
+from .reading import (CardRead, ReadingSettings, read_strip, recolour, reflectance,
+                      table_colour,
                       table_margins)
 
 log = logging.getLogger(__name__)
@@ -261,6 +262,9 @@ class TableReader:
         frame = check_frame(frame)
         layout = self.tracker.update(frame)
         zones, obstructed = self._zones(frame, layout)
+        every = [r for _, reads in zones for r in reads]
+        redone = iter(recolour(every, self.templates))
+        zones = [(place, [next(redone) for _ in reads]) for place, reads in zones]
         slots: list[_Slot] = []
         for place, reads in zones:
             index = 0

@@ -62,6 +62,9 @@ class ReadingSettings:
     doubt_low_margin: float
     doubt_floor: float
     table_far_delta: float
+    recolour_min_shape: float
+    recolour_min_reads: int
+    recolour_stiffness: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -81,7 +84,9 @@ class ReadingSettings:
                    float(c["not_a_card_score"]), float(c["edge_check_below"]),
                    float(c["edge_step"]), float(c["edge_cover_min"]),
                    float(c["edge_search_mm"]), float(c["doubt_low_margin"]),
-                   float(c["doubt_floor"]), float(c["table_far_delta"]))
+                   float(c["doubt_floor"]), float(c["table_far_delta"]),
+                   float(c["recolour_min_shape"]), int(c["recolour_min_reads"]),
+                   float(c["recolour_stiffness"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -290,6 +295,8 @@ class CardRead:
     candidates: tuple[tuple[Card, float], ...]   # best first
     top_mm: float                                # its top edge, mm from the strip's top
     centre_mm: float                             # its centre across the strip
+    shape: np.ndarray | None = None              # per deck card, its shape similarity
+    hue: np.ndarray | None = None                # the band's measured colour
 
     @property
     def best(self) -> Card:
@@ -567,8 +574,46 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
         order = np.argsort(-score)[:5]
         cands = tuple((tpl.cards[j], float(score[j])) for j in order)
         out.append(CardRead(cands, float(tops[i, k]) / s.px_per_mm,
-                            (float(lefts[i, k]) + s.px(geometry.CARD_W) / 2) / s.px_per_mm))
+                            (float(lefts[i, k]) + s.px(geometry.CARD_W) / 2) / s.px_per_mm,
+                            shape, h))
     return out
+
+
+def _scored(r: CardRead, tpl: Templates, s: ReadingSettings, h: np.ndarray) -> CardRead:
+    assert r.shape is not None
+    dist = np.minimum(np.linalg.norm(tpl.hues - h[None, :], axis=1), s.colour_cap)
+    score = r.shape - s.colour_weight * dist
+    order = np.argsort(-score)[:5]
+    return CardRead(tuple((tpl.cards[j], float(score[j])) for j in order), r.top_mm,
+                    r.centre_mm, r.shape, r.hue)
+
+
+def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
+    """The frame's reads scored again with their colours mapped onto the deck's.
+
+    Every band of a frame went through the same camera: a white balance the tiles do not
+    undo (a channel clipped on the tiles' white but not on the inks) shifts all colours
+    alike.  An affine map of the colour plane, fitted from the confident reads to the colours
+    of the cards they name (drawn towards no change), takes that shift out.
+    """
+    s = ReadingSettings.load()
+    fit = [r for r in reads if r.hue is not None and r.shape is not None
+           and float(r.shape.max()) >= s.recolour_min_shape]
+    if len(fit) < s.recolour_min_reads:
+        return reads
+    idx = {c: i for i, c in enumerate(tpl.cards)}
+    w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    lam = s.recolour_stiffness
+    cur = list(reads)
+    for _ in range(2):
+        x = np.array([[*r.hue, 1.0] for r in fit])                         # type: ignore[misc]
+        y = np.array([tpl.hues[idx[c.best]] for c in
+                      (cur[reads.index(r)] for r in fit)], np.float64)
+        wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
+        cur = [r if r.hue is None or r.shape is None else
+               _scored(r, tpl, s, (np.array([*r.hue, 1.0]) @ wmat).astype(np.float32))
+               for r in reads]
+    return cur
 
 
 def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSettings
@@ -614,5 +659,5 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
            "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink",
-           "read_strip",
+           "read_strip", "recolour",
            "reflectance", "table_colour", "table_margins"]

@@ -97,3 +97,28 @@ def test_a_column_off_centre_between_neighbours_reads_with_the_sides_table_shade
     ref[:] = table
     reads = read_strip(strip, deck("bold").templates, table=table_colour(strip, s, ref))
     assert [str(r.best) for r in reads] == ["G10", "P5", "G8"]
+
+
+def test_a_frame_wide_colour_shift_is_taken_out() -> None:
+    # A white balance the tiles do not undo (a channel clipped on the tiles' white, not on
+    # the inks) moves every band's colour alike: the frame's own confident reads map the
+    # colours back onto the deck's.
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, recolour
+
+    s = ReadingSettings.load()
+    dk = deck("bold")
+    # A table's worth of cards, every colour among them.
+    chosen = ["R2", "R7", "O3", "O9", "Y1", "Y6", "G4", "G10", "B5", "B8", "P2", "P9", "O6",
+              "Y10", "R5", "G7", "B1", "P6"]
+    reads = [read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), dk.templates)[0]
+             for code in chosen]
+    assert [str(r.best) for r in reads] == chosen
+    a = np.array([[1.3, 0.0], [0.1, 0.85]], np.float32)
+    shifted = []
+    for r in reads:
+        h = (a @ r.hue + np.array([0.1, -0.05], np.float32)).astype(np.float32)
+        shifted.append(_scored(replace(r, hue=h), dk.templates, s, h))
+    assert sum(str(r.best) == c for r, c in zip(shifted, chosen)) < len(chosen)
+    assert [str(r.best) for r in recolour(shifted, dk.templates)] == chosen
