@@ -193,9 +193,9 @@ class TableReader:
         def run(i: int) -> tuple[np.ndarray, list[CardRead]]:
             job, refl = jobs[i], strips[i]
             place, _, side, _, _, _, _, limit = job
-            profile = table_colour(refl, s)          # both margins: what obstruction compares
+            profile = table_colour(refl, s, None, margins[i])  # what obstruction compares
             ref = refs.get(side) if place.flag is not None else None
-            table = profile if ref is None else table_colour(refl, s, ref)
+            table = profile if ref is None else table_colour(refl, s, ref, margins[i])
             return profile, read_strip(refl, self.templates, True, table, limit)
 
         # Zones are independent and OpenCV and numpy release the interpreter lock: on the

@@ -350,12 +350,14 @@ def table_margins(refl: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.
     """The strip's left and right margins (where no centred card reaches), per row (rows x 3)."""
     w = refl.shape[1]
     edge = max(2, s.px(4.0))
-    return (refl[:, :edge].mean(axis=1, dtype=np.float32),
-            refl[:, w - edge:].mean(axis=1, dtype=np.float32))
+    # Column by column: a mean over a short strided axis costs several times this.
+    left = functools.reduce(np.add, (refl[:, i] for i in range(edge)))
+    right = functools.reduce(np.add, (refl[:, w - 1 - i] for i in range(edge)))
+    return (left * np.float32(1.0 / edge), right * np.float32(1.0 / edge))
 
 
-def table_colour(refl: np.ndarray, s: ReadingSettings, ref: np.ndarray | None = None
-                 ) -> np.ndarray:
+def table_colour(refl: np.ndarray, s: ReadingSettings, ref: np.ndarray | None = None,
+                 margins: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The bare table's reflectance along a strip (rows x 3): its outer margins, averaged over
     a stretch of rows.
 
@@ -363,9 +365,9 @@ def table_colour(refl: np.ndarray, s: ReadingSettings, ref: np.ndarray | None = 
     other zones of that side), picks per row what of the margins is table: a column laid
     off-centre, or a neighbouring one, covers one margin or both over some rows.  Per row the
     left margin, the right one or their mean is taken, whichever is nearest `ref`; where none
-    is near (both covered), `ref` itself.
+    is near (both covered), `ref` itself.  `margins`: `table_margins` of the strip, if known.
     """
-    left, right = table_margins(refl, s)
+    left, right = table_margins(refl, s) if margins is None else margins
     if ref is None:
         per_row = 0.5 * (left + right)
     else:
