@@ -216,15 +216,6 @@ class TableReader:
         obstructed.update(hand_flags(frame, layout))
         return out, sorted(obstructed)
 
-    def _table_reference(self, frame: np.ndarray, layout: Layout
-                         ) -> Callable[[int, np.ndarray], np.ndarray]:
-        """The bare table's reflectance for a strip: its margins' median."""
-        from .reading import table_colour
-
-        def get(flag: int, refl: np.ndarray) -> np.ndarray:
-            return table_colour(refl, self.settings)
-        return get
-
     # -- the whole table ----------------------------------------------------------------------
     def _settle(self, slots: list[_Slot]) -> None:
         """Give each read a card, each card to one read at most; flag the unsure ones."""
