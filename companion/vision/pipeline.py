@@ -118,28 +118,6 @@ class TableReader:
         white, black = layout.reference(flag)
         return reflectance(strip, white, black)
 
-    def _obstructed_flags(self, profiles: dict[str, list[tuple[int, np.ndarray]]]) -> set[int]:
-        """Flags whose zone margins (where no card lies) do not look like the table there.
-
-        Each zone's margins give the table's shade row by row; at the same distance from the
-        line the nine zones of a side should agree (wood grain runs along the line), so a
-        zone whose shade strays from the others' median over a stretch has something over
-        it: an arm, a hand, its shadow.
-        """
-        s = self.settings
-        cfg = load_config()["layout"]
-        out: set[int] = set()
-        for items in profiles.values():
-            if len(items) < 3:
-                continue
-            stack = np.stack([p for _, p in items])                 # flags x rows x 3
-            median = np.median(stack, axis=0)
-            far = np.linalg.norm(stack - median[None], axis=2) > cfg["obstructed_delta"]
-            for (flag, _), rows in zip(items, far):
-                if float(rows.mean()) > cfg["obstructed_share"]:
-                    out.add(flag)
-        return out
-
     def _zones(self, frame: np.ndarray, layout: Layout
                ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
         cfg = load_config()["layout"]
@@ -190,24 +168,20 @@ class TableReader:
             if len(stack) >= 6:
                 refs[side] = np.median(np.stack(stack), axis=0).astype(np.float32)
 
-        def run(i: int) -> tuple[np.ndarray, list[CardRead]]:
+        def run(i: int) -> list[CardRead]:
             job, refl = jobs[i], strips[i]
             place, _, side, _, _, _, _, limit = job
-            profile = table_colour(refl, s, None, margins[i])  # what obstruction compares
             ref = refs.get(side) if place.flag is not None else None
-            table = profile if ref is None else table_colour(refl, s, ref, margins[i])
-            return profile, read_strip(refl, self.templates, True, table, limit)
+            table = table_colour(refl, s, ref, margins[i])
+            return read_strip(refl, self.templates, True, table, limit)
 
         # Zones are independent and OpenCV and numpy release the interpreter lock: on the
         # Pi's four cores (or any two) the zones are read side by side.
         results = mapped(run, list(range(len(jobs))))
         out: list[tuple[_Place, list[CardRead]]] = []
-        profiles: dict[str, list[tuple[int, np.ndarray]]] = {}
         merged: dict[str, int] = {}
-        for job, (table, reads) in zip(jobs, results):
+        for job, reads in zip(jobs, results):
             place = job[0]
-            if place.flag is not None:
-                profiles.setdefault(place.side, []).append((place.flag, table))
             if place.where in merged:                    # the second end of an off-line area
                 out[merged[place.where]][1].extend(reads)
             else:
