@@ -23,21 +23,7 @@ from companion.rules.errors import IllegalActionError, NotationError
 from companion.rules.messages import message
 from companion.rules.state import ClaimRefusedError, FlagState, GameState, Settings
 
-C = BY_CODE
-
-
-def cards(*codes: str) -> tuple[Card, ...]:
-    return tuple(C[c] for c in codes)
-
-
-def run(state: GameState, *texts: str) -> GameState:
-    for text in texts:
-        state = state.apply(parse_action(text))
-    return state
-
-
-def table(*texts: str, settings: Settings | None = None) -> GameState:
-    return run(GameState.new_table(settings=settings), *texts)
+from .helpers import C, cards, run, table
 
 
 def refused(state: GameState, text: str, reason: str, *names: str) -> IllegalActionError:

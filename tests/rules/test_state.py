@@ -21,28 +21,13 @@ from companion.rules.actions import (
     Redeploy,
     Scout,
     Traitor,
-    parse_action,
 )
-from companion.rules.cards import ALL_CARDS, BY_CODE, TACTICS, TROOPS, Card
+from companion.rules.cards import ALL_CARDS, TACTICS, TROOPS, Card
 from companion.rules.errors import IllegalActionError
 from companion.rules.position import SIDES
 from companion.rules.state import FlagState, GameState, Settings, StateError
 
-C = BY_CODE
-
-
-def cards(*codes: str) -> tuple[Card, ...]:
-    return tuple(C[c] for c in codes)
-
-
-def run(state: GameState, *texts: str) -> GameState:
-    for text in texts:
-        state = state.apply(parse_action(text))
-    return state
-
-
-def table(*texts: str) -> GameState:
-    return run(GameState.new_table(), *texts)
+from .helpers import C, cards, run, table
 
 
 # -- dealing and turns ---------------------------------------------------------------------
