@@ -16,7 +16,7 @@ import numpy as np
 from companion.rules.cards import BY_CODE, Card
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 from companion.vision.geometry import CARD_H, CARD_W, FLAG_PITCH, ZONE_DEPTH
-from companion.vision.observation import TILE_STATES, FlagObservation, Observation, TileState
+from companion.vision.observation import TILE_STATES, FlagObservation, Observation
 from companion.vision.synth.errors import SynthError
 
 MAX_COLUMN = 8          # cards in one column the table can hold (6 is the most the rules give)
@@ -37,17 +37,9 @@ def _cards(items: Iterable[Card | str]) -> tuple[Card, ...]:
     return tuple(_card(c) for c in items)
 
 
-@dataclass(frozen=True, slots=True)
-class FlagScene:
-    """One flag: its tile's state and each side's cards in placement order (nearest first)."""
-
-    flag: int
-    tile: TileState = "line"
-    north: tuple[Card, ...] = ()
-    south: tuple[Card, ...] = ()
-
-    def side(self, side: Side) -> tuple[Card, ...]:
-        return self.north if side == "north" else self.south
+# One flag of a scene is exactly what the camera should read there: its tile's state and each
+# side's cards in placement order (nearest first).
+FlagScene = FlagObservation
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +216,7 @@ class Scene:
         `obstructed` lists the flags whose zones the hand covers in part.
         """
         return Observation(
-            flags=tuple(FlagObservation(f.flag, f.tile, f.north, f.south) for f in self.flags),
+            flags=self.flags,
             offline_north=self.offline_north, offline_south=self.offline_south,
             obstructed=self.obstructed_flags())
 
