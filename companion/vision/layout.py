@@ -122,15 +122,20 @@ class Layout:
     def reference(self, flag: int) -> tuple[np.ndarray, np.ndarray]:
         """White and black BGR for a flag's zones: its own tile's, else its nearest good one's.
 
-        A tile under a glare spot shows a grey "black" and a clipped white: its contrast
-        falls far below the other tiles', and it must not set the colours of its zones.
+        A tile under a glare spot shows a grey "black" (and often a clipped white, so its
+        contrast falls far below the other tiles'): it must not set the colours of its zones.
         """
         spans = [float(np.mean(np.subtract(t.white, t.black))) for t in self.tiles]
-        seen = [sp for sp, t in zip(spans, self.tiles) if t.seen]
-        typical = float(np.median(seen)) if seen else 0.0
+        blacks = [float(np.mean(t.black)) for t in self.tiles]
+        seen = [i for i, t in enumerate(self.tiles) if t.seen]
+        typical = float(np.median([spans[i] for i in seen])) if seen else 0.0
+        dark = float(np.median([blacks[i] for i in seen])) if seen else 0.0
 
+        # Glare adds light to white and black alike: a tile under a spot that does not clip
+        # its white keeps its contrast but shows a grey black.
         def good(i: int) -> bool:
-            return self.tiles[i].seen and spans[i] >= 0.6 * typical
+            return self.tiles[i].seen and spans[i] >= 0.6 * typical \
+                and blacks[i] <= dark + 0.15 * typical
 
         order = sorted(range(FLAG_COUNT), key=lambda i: (not good(i), not self.tiles[i].seen,
                                                          abs(i + 1 - flag)))

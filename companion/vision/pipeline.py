@@ -26,7 +26,7 @@ from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import (CardRead, ReadingSettings, read_strip, recolour, reflectance,
+from .reading import (CardRead, ReadingSettings, is_card, read_strip, recolour, reflectance,
                       table_colour,
                       table_margins)
 
@@ -173,7 +173,7 @@ class TableReader:
             place, _, side, _, _, _, _, limit = job
             ref = refs.get(side) if place.flag is not None else None
             table = table_colour(refl, s, ref, margins[i])
-            return read_strip(refl, self.templates, True, table, limit)
+            return read_strip(refl, self.templates, True, table, limit, final=False)
 
         # Zones are independent and OpenCV and numpy release the interpreter lock: on the
         # Pi's four cores (or any two) the zones are read side by side.
@@ -234,7 +234,7 @@ class TableReader:
         for place, reads in zones:
             index = 0
             for r in reads:
-                if r.score < self.settings.not_a_card_score:
+                if not is_card(r, self.settings):
                     log.info("%s: something that is no Battle Line card (best %s, %.2f)",
                              place.where, r.best, r.score)
                     continue

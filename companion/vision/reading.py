@@ -11,7 +11,7 @@ colour channels) for the colour.  Both come from the same cells for the deck and
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -65,6 +65,7 @@ class ReadingSettings:
     recolour_min_shape: float
     recolour_min_reads: int
     recolour_stiffness: float
+    card_shape_min: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -86,7 +87,7 @@ class ReadingSettings:
                    float(c["edge_search_mm"]), float(c["doubt_low_margin"]),
                    float(c["doubt_floor"]), float(c["table_far_delta"]),
                    float(c["recolour_min_shape"]), int(c["recolour_min_reads"]),
-                   float(c["recolour_stiffness"]))
+                   float(c["recolour_stiffness"]), float(c["card_shape_min"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -229,6 +230,7 @@ class Templates:
     halves: tuple[np.ndarray, np.ndarray]   # (classes, cells) left and right halves, normalised
     half_cols: int          # fine cells per row in the left half
     class_of: np.ndarray    # per card, its shape class (a Troop value, or the Tactics card)
+    spread: np.ndarray      # per card, the spread of its weighted fine cells (its contrast)
 
 
 def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
@@ -278,7 +280,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
                      _normalise(coarse_cls * cw).astype(np.float32),
                      np.array(hues, np.float32), fw, cw,
                      (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32)),
-                     half, class_of)
+                     half, class_of, (fine_a * fw).std(axis=1).astype(np.float32))
 
 
 def _split(cells: np.ndarray, n_rows: int, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -297,6 +299,8 @@ class CardRead:
     centre_mm: float                             # its centre across the strip
     shape: np.ndarray | None = None              # per deck card, its shape similarity
     hue: np.ndarray | None = None                # the band's measured colour
+    edge: float = 1.0                            # share of its width showing a top edge
+    contrast: float = 1.0                        # its ink's spread over the named card's
 
     @property
     def best(self) -> Card:
@@ -575,9 +579,11 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
         score = shape - s.colour_weight * dist
         order = np.argsort(-score)[:5]
         cands = tuple((tpl.cards[j], float(score[j])) for j in order)
+        spread = float((raw_cells(m, tops[i, k:k + 1], lefts[i, k:k + 1], False)[0]
+                        * tpl.fine_w).std())
         out.append(CardRead(cands, float(tops[i, k]) / s.px_per_mm,
                             (float(lefts[i, k]) + s.px(geometry.CARD_W) / 2) / s.px_per_mm,
-                            shape, h))
+                            shape, h, 1.0, spread / max(float(tpl.spread[order[0]]), 1e-6)))
     return out
 
 
@@ -587,7 +593,7 @@ def _scored(r: CardRead, tpl: Templates, s: ReadingSettings, h: np.ndarray) -> C
     score = r.shape - s.colour_weight * dist
     order = np.argsort(-score)[:5]
     return CardRead(tuple((tpl.cards[j], float(score[j])) for j in order), r.top_mm,
-                    r.centre_mm, r.shape, r.hue)
+                    r.centre_mm, r.shape, r.hue, r.edge, r.contrast)
 
 
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
@@ -641,25 +647,34 @@ def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSett
     return float((step > s.edge_step).mean(axis=1).max())
 
 
+def is_card(r: CardRead, s: ReadingSettings) -> bool:
+    """Whether a read is a card: a "top" that fits no card at all is a card's body, a shadow
+    or a hand; one that fits only fairly must also show a card's straight top edge."""
+    return r.score >= s.not_a_card_score and (r.score >= s.edge_check_below
+                                              or r.edge >= s.edge_cover_min)
+
+
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
-               table: np.ndarray | None = None, limit_mm: float | None = None
-               ) -> list[CardRead]:
-    """Every card of the column in an upright reflectance strip, nearest the line first."""
+               table: np.ndarray | None = None, limit_mm: float | None = None,
+               final: bool = True) -> list[CardRead]:
+    """Every card of the column in an upright reflectance strip, nearest the line first.
+
+    With `final` False the reads are only sifted by shape (the colour term of their scores
+    may still be corrected by `recolour` over the whole frame): `is_card` decides later.
+    """
     s = ReadingSettings.load()
     tab = table_colour(refl, s) if table is None else table
     mask = card_mask(refl, tab, s)
     if not mask.any():
         return []                  # an empty zone: the commonest case, and the cheapest
     m = Maps.of(refl, s)
-    reads = identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm), tpl)
-    # A "top" that fits no card at all is a card's body, a shadow or a hand: no card.  One
-    # that fits only fairly must also show a card's straight top edge across its width.
-    return [r for r in reads if r.score >= s.not_a_card_score and (
-        r.score >= s.edge_check_below
-        or edge_cover(refl, r.top_mm, r.centre_mm, s) >= s.edge_cover_min)]
+    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm), tpl)
+             if r.shape is not None and float(r.shape.max()) >= s.card_shape_min]
+    reads = [replace(r, edge=edge_cover(refl, r.top_mm, r.centre_mm, s)) for r in reads]
+    return [r for r in reads if is_card(r, s)] if final else reads
 
 
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink",
+           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink", "is_card",
            "read_strip", "recolour",
            "reflectance", "table_colour", "table_margins"]
