@@ -459,13 +459,19 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         cand = np.concatenate([lefts_all[0][ys][:, None] + shifts[None, :],
                                lefts_all[1][ys][:, None] + shifts[None, :],
                                nominal[:, None] + shifts[None, :]], axis=1)
-        yy = np.repeat(ys, cand.shape[1])
-        sims = _sims(descriptors(m, yy, cand.ravel(), True, tpl.coarse_w),
-                     tpl.coarse).max(axis=1)
-        sims = sims.reshape(len(ys), -1)
-        k = sims.argmax(axis=1)
-        prof = sims[np.arange(len(ys)), k]
-        lefts = cand[np.arange(len(ys)), k]
+        prof, lefts = _profile(m, tpl, ys, cand)
+        # Where the mask's edges mislead (a seam in the wood, a shade the table reference
+        # missed), the cards that were found say where the column runs: look there too.
+        sure = prof >= s.peak_min
+        if sure.any():
+            col = int(np.median(lefts[sure]))
+            again = np.broadcast_to(col + shifts[None, :], (len(ys), len(shifts)))
+            far = np.abs(cand - col).min(axis=1) > jig
+            if far.any():
+                p2, l2 = _profile(m, tpl, ys[far], np.ascontiguousarray(again[far]))
+                better = p2 > prof[far]
+                prof[np.flatnonzero(far)[better]] = p2[better]
+                lefts[np.flatnonzero(far)[better]] = l2[better]
         chosen: list[int] = []
 
         def free(i: int) -> bool:
@@ -505,6 +511,17 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         for j in sorted(chosen, key=lambda j: ys[j]):
             tops.append((int(ys[j]), int(lefts[j])))
     return tops
+
+
+def _profile(m: Maps, tpl: Templates, ys: np.ndarray, cand: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """For card tops at rows `ys`, each with candidate left edges (rows of `cand`): the best
+    similarity to any band of the deck (coarse cells), and the left edge giving it."""
+    yy = np.repeat(ys, cand.shape[1])
+    sims = _sims(descriptors(m, yy, cand.ravel(), True, tpl.coarse_w), tpl.coarse).max(axis=1)
+    sims = sims.reshape(len(ys), -1)
+    k = sims.argmax(axis=1)
+    return sims[np.arange(len(ys)), k], cand[np.arange(len(ys)), k]
 
 
 def _better_top(m: Maps, tpl: Templates, a: tuple[int, int], b: tuple[int, int]) -> bool:
