@@ -66,6 +66,10 @@ class ReadingSettings:
     recolour_min_reads: int
     recolour_stiffness: float
     card_shape_min: float
+    fine_margin: float
+    fine_delta: float
+    fine_search_mm: float
+    fine_weight: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -87,7 +91,9 @@ class ReadingSettings:
                    float(c["edge_search_mm"]), float(c["doubt_low_margin"]),
                    float(c["doubt_floor"]), float(c["table_far_delta"]),
                    float(c["recolour_min_shape"]), int(c["recolour_min_reads"]),
-                   float(c["recolour_stiffness"]), float(c["card_shape_min"]))
+                   float(c["recolour_stiffness"]), float(c["card_shape_min"]),
+                   float(c["fine_margin"]), float(c["fine_delta"]), float(c["fine_search_mm"]),
+                   float(c["fine_weight"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -230,7 +236,8 @@ class Templates:
     halves: tuple[np.ndarray, np.ndarray]   # (classes, cells) left and right halves, normalised
     half_cols: int          # fine cells per row in the left half
     class_of: np.ndarray    # per card, its shape class (a Troop value, or the Tactics card)
-    spread: np.ndarray      # per card, the spread of its weighted fine cells (its contrast)
+    class_ink: np.ndarray   # (classes, band px, card px) each class's mean ink, full resolution
+    pairs: dict[tuple[int, int], tuple[int, int, int, int] | None]   # see `_pair_box`
 
 
 def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
@@ -253,10 +260,12 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     its six colours' bands) or a Tactics card, so the value is read from what differs between
     values, and the colour from the hue, separately."""
     s = ReadingSettings.load()
-    fine, coarse, hues = [], [], []
+    fine, coarse, hues, inks = [], [], [], []
     zero = np.zeros(1, np.int64)
+    bh, bw = s.px(s.band_mm), s.px(geometry.CARD_W)
     for face in faces_refl:
         m = face_maps(face, s)
+        inks.append(_soft(m.ink[:bh, :bw]))
         fine.append(raw_cells(m, zero, zero, False)[0])
         coarse.append(raw_cells(m, zero, zero, True)[0])
         hues.append(hue(m, 0, 0))
@@ -267,6 +276,9 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     class_raw = np.array([fine_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                          np.float32)
     fw = _cell_weights(class_raw)
+    inks_a = np.array(inks, np.float32)
+    class_ink = np.array([inks_a[class_of == i].mean(axis=0) for i in range(len(classes))],
+                         np.float32)
     rows, cols = _grid(s, False)
     half = len(cols) // 2
     left, right = _split(class_raw * fw, len(rows), half)
@@ -280,7 +292,62 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
                      _normalise(coarse_cls * cw).astype(np.float32),
                      np.array(hues, np.float32), fw, cw,
                      (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32)),
-                     half, class_of, (fine_a * fw).std(axis=1).astype(np.float32))
+                     half, class_of, class_ink, {})
+
+
+def _soft(ink_px: np.ndarray) -> np.ndarray:
+    """Ink softened by a pixel or so: what a camera a little out of focus would see."""
+    return cv2.GaussianBlur(np.ascontiguousarray(ink_px, np.float32), (0, 0), 0.8)
+
+
+def _pair_box(tpl: Templates, a: int, b: int, s: ReadingSettings
+              ) -> tuple[int, int, int, int] | None:
+    """Where in the band two classes differ most (rows and columns, px from the card's
+    top-left): the bounding box of the largest patch of pixels whose ink differs by
+    `fine_delta`, widened a little.  None when they differ nowhere that much."""
+    key = (min(a, b), max(a, b))
+    if key not in tpl.pairs:
+        d = (np.abs(tpl.class_ink[a] - tpl.class_ink[b]) > s.fine_delta).astype(np.uint8)
+        d = cv2.dilate(d, np.ones((3, 3), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(d)
+        box = None
+        if n > 1:
+            j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+            x, y, w, h, area = (int(v) for v in stats[j])
+            if area >= 8:
+                pad = s.px(1.0)
+                hh, ww = d.shape
+                box = (max(0, y - pad), min(hh, y + h + pad), max(0, x - pad),
+                       min(ww, x + w + pad))
+        tpl.pairs[key] = box
+    return tpl.pairs[key]
+
+
+def _fine_look(m: Maps, tpl: Templates, top: int, left: int, a: int, b: int
+               ) -> tuple[float, float] | None:
+    """A second look at full resolution where classes `a` and `b` differ (a 6 and an 8
+    differ by a stroke smaller than the descriptor's cells): each class's patch is matched,
+    free to move a little, against the band's ink; their best normalised correlations."""
+    s = m.s
+    box = _pair_box(tpl, a, b, s)
+    if box is None:
+        return None
+    y0, y1, x0, x1 = box
+    r = s.px(s.fine_search_mm)
+    h, w = m.ink.shape
+    ty0, tx0 = top + y0 - r, left + x0 - r
+    ty1, tx1 = top + y1 + r, left + x1 + r
+    if ty0 < 0 or tx0 < 0 or ty1 > h or tx1 > w:
+        return None
+    seen = _soft(m.ink[ty0:ty1, tx0:tx1])
+    out = []
+    for c in (a, b):
+        patch = tpl.class_ink[c][y0:y1, x0:x1]
+        if float(patch.std()) < 1e-3:
+            return None
+        res = cv2.matchTemplate(seen, np.ascontiguousarray(patch), cv2.TM_CCOEFF_NORMED)
+        out.append(float(res.max()))
+    return out[0], out[1]
 
 
 def _split(cells: np.ndarray, n_rows: int, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -300,7 +367,6 @@ class CardRead:
     shape: np.ndarray | None = None              # per deck card, its shape similarity
     hue: np.ndarray | None = None                # the band's measured colour
     edge: float = 1.0                            # share of its width showing a top edge
-    contrast: float = 1.0                        # its ink's spread over the named card's
 
     @property
     def best(self) -> Card:
@@ -587,20 +653,27 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     by_class = 0.5 * (sl.max(axis=1) + sr.max(axis=1))            # (cards, classes)
     out = []
     for i in range(n):
-        shape = by_class[i][tpl.class_of]
         best = int(np.argmax(by_class[i]))
         k = int(np.argmax(sl[i, :, best] + sr[i, :, best]))
+        two = np.argsort(-by_class[i])[:2]
+        if len(two) == 2 and by_class[i][two[0]] - by_class[i][two[1]] < s.fine_margin:
+            fine = _fine_look(m, tpl, int(tops[i, k]), int(lefts[i, k]), int(two[0]),
+                              int(two[1]))
+            if fine is not None:
+                # The class that fits worse where the two differ loses by that much.
+                lose = int(two[1]) if fine[0] >= fine[1] else int(two[0])
+                by_class[i][lose] -= s.fine_weight * abs(fine[0] - fine[1])
+                best = int(np.argmax(by_class[i]))
+        shape = by_class[i][tpl.class_of]
         h = hue(m, int(tops[i, k]), int(lefts[i, k]))
         # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
         dist = np.minimum(np.linalg.norm(tpl.hues - h[None, :], axis=1), s.colour_cap)
         score = shape - s.colour_weight * dist
         order = np.argsort(-score)[:5]
         cands = tuple((tpl.cards[j], float(score[j])) for j in order)
-        spread = float((raw_cells(m, tops[i, k:k + 1], lefts[i, k:k + 1], False)[0]
-                        * tpl.fine_w).std())
         out.append(CardRead(cands, float(tops[i, k]) / s.px_per_mm,
                             (float(lefts[i, k]) + s.px(geometry.CARD_W) / 2) / s.px_per_mm,
-                            shape, h, 1.0, spread / max(float(tpl.spread[order[0]]), 1e-6)))
+                            shape, h))
     return out
 
 
@@ -610,7 +683,7 @@ def _scored(r: CardRead, tpl: Templates, s: ReadingSettings, h: np.ndarray) -> C
     score = r.shape - s.colour_weight * dist
     order = np.argsort(-score)[:5]
     return CardRead(tuple((tpl.cards[j], float(score[j])) for j in order), r.top_mm,
-                    r.centre_mm, r.shape, r.hue, r.edge, r.contrast)
+                    r.centre_mm, r.shape, r.hue, r.edge)
 
 
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
