@@ -70,6 +70,7 @@ class ReadingSettings:
     fine_delta: float
     fine_search_mm: float
     fine_weight: float
+    fine_overturn: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -93,7 +94,7 @@ class ReadingSettings:
                    float(c["recolour_min_shape"]), int(c["recolour_min_reads"]),
                    float(c["recolour_stiffness"]), float(c["card_shape_min"]),
                    float(c["fine_margin"]), float(c["fine_delta"]), float(c["fine_search_mm"]),
-                   float(c["fine_weight"]))
+                   float(c["fine_weight"]), float(c["fine_overturn"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -660,9 +661,17 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
             fine = _fine_look(m, tpl, int(tops[i, k]), int(lefts[i, k]), int(two[0]),
                               int(two[1]))
             if fine is not None:
-                # The class that fits worse where the two differ loses by that much.
-                lose = int(two[1]) if fine[0] >= fine[1] else int(two[0])
-                by_class[i][lose] -= s.fine_weight * abs(fine[0] - fine[1])
+                # The class that fits worse where the two differ loses by that much; the
+                # second look overturns the cells only when it is clearly surer, and
+                # otherwise leaves the two level (a doubt).
+                a, b = int(two[0]), int(two[1])
+                diff = fine[0] - fine[1]
+                if diff >= 0:
+                    by_class[i][b] -= s.fine_weight * diff
+                elif -diff >= s.fine_overturn:
+                    by_class[i][a] -= s.fine_weight * -diff
+                else:
+                    by_class[i][a] = by_class[i][b]
                 best = int(np.argmax(by_class[i]))
         shape = by_class[i][tpl.class_of]
         h = hue(m, int(tops[i, k]), int(lefts[i, k]))
