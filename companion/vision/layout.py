@@ -144,6 +144,30 @@ class Layout:
 
 
 # -- acquisition ------------------------------------------------------------------------------
+def _claimed_anchors(tiles: list[FlagTile]) -> list[FlagTile]:
+    """Claimed tiles' places on the line, from their neighbours as well as their own.
+
+    A claimed tile is put down behind its winner's cards, seldom straight back and, seen by
+    a tilted camera far from the line, not straight across it either: the point between its
+    neighbours on the line (tiles are laid evenly) is as good a guess of where its cards
+    lie.  The two are averaged; the tile's own guess stands alone without neighbours.
+    """
+    on_line = {t.flag: t.anchor for t in tiles if t.state == "line" and t.seen}
+    out = []
+    for t in tiles:
+        lower = [n for n in on_line if n < t.flag]
+        upper = [n for n in on_line if n > t.flag]
+        if t.state in ("north", "south") and lower and upper:
+            i, j = max(lower), min(upper)
+            k = (t.flag - i) / (j - i)
+            between = (on_line[i][0] + k * (on_line[j][0] - on_line[i][0]),
+                       on_line[i][1] + k * (on_line[j][1] - on_line[i][1]))
+            t = replace(t, anchor=(0.5 * (t.anchor[0] + between[0]),
+                                   0.5 * (t.anchor[1] + between[1])))
+        out.append(t)
+    return out
+
+
 def _unit(x: float, y: float) -> Vec:
     n = math.hypot(x, y)
     return (x / n, y / n)
@@ -295,6 +319,7 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
             s.centre[1] - off * pose.px_per_mm * pose.south[1])
         white, black = _tile_references(frame, pose, s.centre)
         tiles.append(FlagTile(s.flag, state, anchor, s.centre, True, white, black))
+    tiles = _claimed_anchors(tiles)
     if missing and predicted is not None:
         table = table_sample(frame, pose, [t.anchor for t in tiles if t.state == "line"])
         near = {t.flag: t for t in tiles}
@@ -620,6 +645,10 @@ class LayoutTracker:
             anchor = centre if state == "line" else (
                 centre[0] - off * pose.px_per_mm * pose.south[0],
                 centre[1] - off * pose.px_per_mm * pose.south[1])
+            if state != "line":
+                # Where the tile stood on the line, or was first worked out to have stood:
+                # its cards are still there, wherever the tile was put down.
+                anchor = (t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])
             if state != t.state:
                 retemplate.append(t.flag)
             white, black = _tile_references(frame, pose, centre)

@@ -39,7 +39,6 @@ class ReadingSettings:
     top_search_mm: float
     gap_mm: float
     scan_step_mm: float
-    scan_jiggle_mm: float
     force_min: float
     min_step_mm: float
     peak_min: float
@@ -71,6 +70,7 @@ class ReadingSettings:
     fine_search_mm: float
     fine_weight: float
     fine_overturn: float
+    across_cells: int
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -80,7 +80,7 @@ class ReadingSettings:
                    float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]), float(c["paper_delta"]), float(c["close_mm"]), float(c["table_rows_mm"]),
                    float(c["row_cover"]), float(c["row_middle_mm"]), float(c["min_run_mm"]),
                    float(c["top_search_mm"]), float(c["gap_mm"]), float(c["scan_step_mm"]),
-                   float(c["scan_jiggle_mm"]), float(c["force_min"]),
+                   float(c["force_min"]),
                    float(c["min_step_mm"]), float(c["peak_min"]),
                    float(c["end_slack_mm"]), float(c["tile_overlap_mm"]), float(c["refine_mm"]), float(c["side_search_mm"]),
                    tuple(float(x) for x in c["scales"]), float(c["refine_x_mm"]),
@@ -94,7 +94,8 @@ class ReadingSettings:
                    float(c["recolour_min_shape"]), int(c["recolour_min_reads"]),
                    float(c["recolour_stiffness"]), float(c["card_shape_min"]),
                    float(c["fine_margin"]), float(c["fine_delta"]), float(c["fine_search_mm"]),
-                   float(c["fine_weight"]), float(c["fine_overturn"]))
+                   float(c["fine_weight"]), float(c["fine_overturn"]),
+                   int(c["across_cells"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -502,7 +503,6 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     band = s.px(s.band_mm)
     lefts_all = _band_lefts(mask, s)
     step = max(1, s.px(s.scan_step_mm))
-    jig = s.px(s.scan_jiggle_mm)
     min_step = s.px(s.min_step_mm)
     slack = s.px(s.end_slack_mm)
     tops: list[tuple[int, int]] = []
@@ -519,26 +519,18 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         if hi <= lo:
             continue
         ys = np.arange(lo, hi, step)
-        # Both guesses of the card's left edge, each a little either side.
-        shifts = np.array([-jig, 0, jig]) if jig else np.array([0])
-        # ... and the column's nominal place: cards are laid centred on their flag's tile.
-        nominal = np.full(len(ys), (w - s.px(geometry.CARD_W)) // 2)
-        cand = np.concatenate([lefts_all[0][ys][:, None] + shifts[None, :],
-                               lefts_all[1][ys][:, None] + shifts[None, :],
-                               nominal[:, None] + shifts[None, :]], axis=1)
-        prof, lefts = _profile(m, tpl, ys, cand)
-        # Where the mask's edges mislead (a seam in the wood, a shade the table reference
-        # missed), the cards that were found say where the column runs: look there too.
-        sure = prof >= s.peak_min
-        if sure.any():
-            col = int(np.median(lefts[sure]))
-            again = np.broadcast_to(col + shifts[None, :], (len(ys), len(shifts)))
-            far = np.abs(cand - col).min(axis=1) > jig
-            if far.any():
-                p2, l2 = _profile(m, tpl, ys[far], np.ascontiguousarray(again[far]))
-                better = p2 > prof[far]
-                prof[np.flatnonzero(far)[better]] = p2[better]
-                lefts[np.flatnonzero(far)[better]] = l2[better]
+        # Both guesses of the card's left edge from the mask, and places across the column
+        # every coarse cell either side of its nominal one (cards are laid centred on their
+        # flag's tile, within a few mm, and a claimed tile's line position is a guess): where
+        # the mask's edges mislead (a seam in the wood, a shade the table reference missed),
+        # the band's own fit finds the card.
+        nominal = (w - s.px(geometry.CARD_W)) // 2
+        cell = s.px(s.coarse_mm)
+        across = nominal + cell * np.arange(-s.across_cells, s.across_cells + 1)
+        cand = np.concatenate([lefts_all[0][ys][:, None], lefts_all[1][ys][:, None],
+                               np.broadcast_to(across[None, :], (len(ys), len(across)))],
+                              axis=1)
+        prof, lefts = _profile(m, tpl, ys, np.ascontiguousarray(cand))
         chosen: list[int] = []
 
         def free(i: int) -> bool:
