@@ -71,6 +71,8 @@ class ReadingSettings:
     fine_weight: float
     fine_overturn: float
     across_cells: int
+    card_lead_min: float
+    card_sure_shape: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -95,7 +97,8 @@ class ReadingSettings:
                    float(c["recolour_stiffness"]), float(c["card_shape_min"]),
                    float(c["fine_margin"]), float(c["fine_delta"]), float(c["fine_search_mm"]),
                    float(c["fine_weight"]), float(c["fine_overturn"]),
-                   int(c["across_cells"]))
+                   int(c["across_cells"]), float(c["card_lead_min"]),
+                   float(c["card_sure_shape"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -745,6 +748,17 @@ def is_card(r: CardRead, s: ReadingSettings) -> bool:
                                               or r.edge >= s.edge_cover_min)
 
 
+def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:
+    """Whether a band's shape is a card's: it fits some value or mark well, and that one
+    clearly better than the deck's average unless it fits very well.  A soft glare edge or wood grain across the
+    column fits the band's layout (ink above, paper below) about as well for every card."""
+    if r.shape is None:
+        return False
+    best = float(r.shape.max())
+    return best >= s.card_shape_min and (best >= s.card_sure_shape or
+                                         best - float(np.median(r.shape)) >= s.card_lead_min)
+
+
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                table: np.ndarray | None = None, limit_mm: float | None = None,
                final: bool = True) -> list[CardRead]:
@@ -760,7 +774,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         return []                  # an empty zone: the commonest case, and the cheapest
     m = Maps.of(refl, s)
     reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm), tpl)
-             if r.shape is not None and float(r.shape.max()) >= s.card_shape_min]
+             if _fits_a_card(r, s)]
     reads = [replace(r, edge=edge_cover(refl, r.top_mm, r.centre_mm, s)) for r in reads]
     return [r for r in reads if is_card(r, s)] if final else reads
 
