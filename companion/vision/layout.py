@@ -150,15 +150,20 @@ def _claimed_anchors(tiles: list[FlagTile]) -> list[FlagTile]:
     A claimed tile is put down behind its winner's cards, seldom straight back and, seen by
     a tilted camera far from the line, not straight across it either: the point between its
     neighbours on the line (tiles are laid evenly) is as good a guess of where its cards
-    lie.  The two are averaged; the tile's own guess stands alone without neighbours.
+    lie (or, for an end tile, the point one step beyond its two nearest).  The two guesses
+    are averaged; the tile's own stands alone with fewer than two neighbours on the line.
     """
     on_line = {t.flag: t.anchor for t in tiles if t.state == "line" and t.seen}
     out = []
     for t in tiles:
-        lower = [n for n in on_line if n < t.flag]
-        upper = [n for n in on_line if n > t.flag]
-        if t.state in ("north", "south") and lower and upper:
-            i, j = max(lower), min(upper)
+        lower = sorted(n for n in on_line if n < t.flag)
+        upper = sorted(n for n in on_line if n > t.flag)
+        # Between the nearest neighbours either side, else beyond the nearest two on one side.
+        pair = (lower[-1], upper[0]) if lower and upper else (
+            (upper[0], upper[1]) if len(upper) >= 2 else
+            (lower[-2], lower[-1]) if len(lower) >= 2 else None)
+        if t.state in ("north", "south") and pair is not None:
+            i, j = pair
             k = (t.flag - i) / (j - i)
             between = (on_line[i][0] + k * (on_line[j][0] - on_line[i][0]),
                        on_line[i][1] + k * (on_line[j][1] - on_line[i][1]))
