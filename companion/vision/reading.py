@@ -743,8 +743,10 @@ def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSett
 
 def is_card(r: CardRead, s: ReadingSettings) -> bool:
     """Whether a read is a card: a "top" that fits no card at all is a card's body, a shadow
-    or a hand; one that fits only fairly must also show a card's straight top edge."""
-    return r.score >= s.not_a_card_score and (r.score >= s.edge_check_below
+    or a hand; one that fits only fairly (a washed-out colour, or a shape not sure) must
+    also show a card's straight top edge."""
+    sure = r.shape is not None and float(r.shape.max()) >= s.card_sure_shape
+    return r.score >= s.not_a_card_score and (r.score >= s.edge_check_below or sure
                                               or r.edge >= s.edge_cover_min)
 
 
