@@ -1,0 +1,109 @@
+"""Hard reads met on the benchmark set: glare on a tile or over an empty zone, a claimed tile
+put down off its column, a column laid off its tile, and values a few strokes apart."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.layout import FlagTile, Layout, Pose, _claimed_anchors
+from companion.vision.reading import Maps, ReadingSettings, identify_many, read_strip
+
+from .test_reading import _strip
+from .vision_helpers import deck
+
+
+def _tiles(states: dict[int, str], glare: dict[int, float] | None = None) -> list[FlagTile]:
+    """Nine tiles 90 px apart on a level line, white 220 and black 25, plus any glare's light."""
+    out = []
+    for n in range(1, 10):
+        x = 100.0 + 90.0 * (n - 1)
+        g = (glare or {}).get(n, 0.0)
+        white, black = min(255.0, 220.0 + g), 25.0 + g
+        out.append(FlagTile(n, states.get(n, "line"), (x, 500.0), (x, 500.0), True,  # type: ignore[arg-type]
+                            (white, white, white), (black, black, black)))
+    return out
+
+
+def test_a_tile_whose_black_turns_grey_under_glare_sets_no_zone_colours() -> None:
+    # Glare adds light to the tile's white and black alike: the contrast holds, the black
+    # does not.  Its zones take the nearest clean tile's white and black.
+    layout = Layout(Pose((1.0, 0.0), (0.0, 1.0), 1.0), tuple(_tiles({}, {5: 80.0, 6: 70.0})))
+    white, black = layout.reference(5)
+    assert float(black.mean()) == pytest.approx(25.0)
+    assert float(layout.reference(7)[1].mean()) == pytest.approx(25.0)
+    assert float(layout.reference(4)[1].mean()) == pytest.approx(25.0)
+
+
+def test_a_claimed_tile_is_placed_on_the_line_between_its_neighbours_too() -> None:
+    tiles = _tiles({5: "south", 1: "north"})
+    # Each claimed tile was put down 30 px east of its place: its own guess is that far off.
+    tiles = [replace(t, anchor=(t.anchor[0] + 30.0, t.anchor[1])) if t.state != "line" else t
+             for t in tiles]
+    placed = {t.flag: t.anchor for t in _claimed_anchors(tiles)}
+    # Halfway between the own guess and the neighbours' point: 15 px off, not 30.
+    assert placed[5] == pytest.approx((100.0 + 4 * 90.0 + 15.0, 500.0))
+    # An end tile: one step beyond its two nearest neighbours on the line.
+    assert placed[1] == pytest.approx((100.0 + 15.0, 500.0))
+    # Tiles on the line keep their own places.
+    assert placed[2] == (190.0, 500.0)
+
+
+def test_a_column_laid_off_its_tile_between_misleading_margins_is_read() -> None:
+    s = ReadingSettings.load()
+    strip = _strip(["P9", "P7", "Y5"], [20.0, 21.0], (0.55, 0.4, 0.25), "bold", dx_mm=-7.0)
+    # A dark seam between two planks runs along the column just off the cards' left edge,
+    # and darker grain fills the right margin: the outline of "not table" follows them, so
+    # neither of its edges is a card's.
+    strip[:, 0:3] = (0.15, 0.1, 0.05)
+    w = strip.shape[1]
+    strip[:, w - s.px(3.0):] = (0.3, 0.2, 0.1)
+    reads = read_strip(strip, deck("bold").templates)
+    assert [str(r.best) for r in reads] == ["P9", "P7", "Y5"]
+
+
+def test_a_glare_spot_on_grained_wood_in_an_empty_zone_is_no_card() -> None:
+    # A glare spot lights up the wood across the whole column, which then no longer looks
+    # like the side's table elsewhere; its grain (dark stripes along the line, a few mm
+    # apart) over the bright patch is ink above paper again and again, as card bands look
+    # in outline.  It fits every card's band about as well, so
+    # it is no card, even before the frame's colours are corrected (while reads are sifted
+    # by shape alone).
+    s = ReadingSettings.load()
+    strip = _strip([], [], (0.7, 0.4, 0.25))
+    rng = np.random.default_rng(5)
+    yy = np.arange(strip.shape[0], dtype=np.float32)
+    spot = np.exp(-((yy - s.px(80.0)) / s.px(45.0)) ** 2)
+    grain = np.zeros_like(yy)
+    for period, amp in ((5.0, 0.07), (8.5, 0.05), (13.0, 0.04)):
+        grain += amp * np.sin(2 * np.pi * yy / s.px(period) + rng.uniform(0, 6.3))
+    glared = strip + (0.45 * spot + grain)[:, None, None]
+    glared = cv2.GaussianBlur(np.minimum(glared, 1.05).astype(np.float32), (0, 0), 1.0)
+    elsewhere = np.tile(np.float32([0.7, 0.4, 0.25]), (glared.shape[0], 1))
+    assert read_strip(glared, deck("classic").templates, table=elsewhere, final=False) == []
+
+
+@pytest.mark.parametrize("code,other", [("Y6", "Y8"), ("P8", "P6"), ("B6", "B8")])
+def test_a_six_and_an_eight_are_told_apart_on_a_soft_noisy_band(code: str, other: str) -> None:
+    # In the classic printing the two differ by one short stroke of a small digit: the
+    # descriptor's cells blur it, the second look at full resolution sees it.
+    s = ReadingSettings.load()
+    tpl = deck("classic").templates
+    strip = _strip([code], [], (0.35, 0.45, 0.6))
+    strip = cv2.GaussianBlur(strip, (0, 0), 1.3)
+    strip += np.random.default_rng(9).normal(0, 0.04, strip.shape).astype(np.float32)
+    corner = [(s.px(6.0), s.px(44.0 - 63.0 / 2))]
+    blind = replace(s, fine_margin=0.0)                     # no second look
+    first = identify_many(Maps.of(strip, blind), corner, tpl)[0]
+    second = identify_many(Maps.of(strip, s), corner, tpl)[0]
+    assert str(second.best) == code
+
+    def lead(r: object) -> float:
+        sc = dict((str(c), v) for c, v in r.candidates)      # type: ignore[attr-defined]
+        return sc[code] - sc.get(other, -9.0)
+
+    assert lead(second) > lead(first)
+    assert lead(second) >= s.doubt_margin
