@@ -70,7 +70,7 @@ class ReadingSettings:
     fine_search_mm: float
     fine_weight: float
     fine_overturn: float
-    across_cells: int
+    across_edge_mm: float
     card_lead_min: float
     card_sure_shape: float
 
@@ -97,7 +97,7 @@ class ReadingSettings:
                    float(c["recolour_stiffness"]), float(c["card_shape_min"]),
                    float(c["fine_margin"]), float(c["fine_delta"]), float(c["fine_search_mm"]),
                    float(c["fine_weight"]), float(c["fine_overturn"]),
-                   int(c["across_cells"]), float(c["card_lead_min"]),
+                   float(c["across_edge_mm"]), float(c["card_lead_min"]),
                    float(c["card_sure_shape"]))
 
     def px(self, mm: float) -> int:
@@ -523,13 +523,14 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
             continue
         ys = np.arange(lo, hi, step)
         # Both guesses of the card's left edge from the mask, and places across the column
-        # every coarse cell either side of its nominal one (cards are laid centred on their
+        # every coarse cell either side of its nominal one, as far as the strip allows (cards are laid centred on their
         # flag's tile, within a few mm, and a claimed tile's line position is a guess): where
         # the mask's edges mislead (a seam in the wood, a shade the table reference missed),
         # the band's own fit finds the card.
         nominal = (w - s.px(geometry.CARD_W)) // 2
         cell = s.px(s.coarse_mm)
-        across = nominal + cell * np.arange(-s.across_cells, s.across_cells + 1)
+        reach = max(0, ((w - s.px(geometry.CARD_W)) // 2 - s.px(s.across_edge_mm)) // cell)
+        across = nominal + cell * np.arange(-reach, reach + 1)
         cand = np.concatenate([lefts_all[0][ys][:, None], lefts_all[1][ys][:, None],
                                np.broadcast_to(across[None, :], (len(ys), len(across)))],
                               axis=1)
