@@ -108,14 +108,17 @@ class TableReader:
         return m1, m2
 
     def _strip(self, frame: np.ndarray, layout: Layout, origin: tuple[float, float], side: Side,
-               near: float, far: float, half: float, flag: int, key: str = "") -> np.ndarray:
+               near: float, far: float, half: float, flag: int, key: str = "",
+               reference: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """A zone rectified upright and turned into reflectance with `reference` (the white
+        and black of `Layout.reference(flag)`, when the caller has them already)."""
         s = self.settings
         hm = layout.strip_homography(origin, side, -half, near, 2 * half, far - near,
                                      s.px_per_mm)
         size = (s.px(2 * half), s.px(far - near))
         strip = cv2.remap(frame, *self._maps(key, hm, size), cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
-        white, black = layout.reference(flag)
+        white, black = layout.reference(flag) if reference is None else reference
         return reflectance(strip, white, black)
 
     def _zones(self, frame: np.ndarray, layout: Layout
@@ -148,10 +151,13 @@ class TableReader:
                 jobs.append((_Place(f"offline {side}", None, side), anchor, side, near, far,
                              flag, f"off{flag}{side}", None))
 
+        tile_refs = layout.references()
+
         def strip(job: tuple[_Place, tuple[float, float], Side, float, float, int, str,
                              float | None]) -> np.ndarray:
             _, origin, side, near, far, flag, key, _ = job
-            return self._strip(frame, layout, origin, side, near, far, half, flag, key)
+            return self._strip(frame, layout, origin, side, near, far, half, flag, key,
+                               tile_refs[flag - 1])
 
         def mapped(fn: Callable, items: list) -> list:
             return list(self._pool.map(fn, items)) if self._pool else [fn(x) for x in items]
