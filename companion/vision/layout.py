@@ -125,6 +125,11 @@ class Layout:
         A tile under a glare spot shows a grey "black" (and often a clipped white, so its
         contrast falls far below the other tiles'): it must not set the colours of its zones.
         """
+        return self.references()[flag - 1]
+
+    def references(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """`reference` of flags 1-9 at once: a frame's 22 strips share the tiles' statistics,
+        worked out here once instead of once per strip."""
         spans = [float(np.mean(np.subtract(t.white, t.black))) for t in self.tiles]
         blacks = [float(np.mean(t.black)) for t in self.tiles]
         seen = [i for i, t in enumerate(self.tiles) if t.seen]
@@ -137,10 +142,15 @@ class Layout:
             return self.tiles[i].seen and spans[i] >= 0.6 * typical \
                 and blacks[i] <= dark + 0.15 * typical
 
-        order = sorted(range(FLAG_COUNT), key=lambda i: (not good(i), not self.tiles[i].seen,
-                                                         abs(i + 1 - flag)))
-        t = self.tiles[order[0]]
-        return np.array(t.white, np.float32), np.array(t.black, np.float32)
+        goods = [good(i) for i in range(FLAG_COUNT)]
+        out = []
+        for flag in range(1, FLAG_COUNT + 1):
+            order = sorted(range(FLAG_COUNT), key=lambda i: (not goods[i],
+                                                             not self.tiles[i].seen,
+                                                             abs(i + 1 - flag)))
+            t = self.tiles[order[0]]
+            out.append((np.array(t.white, np.float32), np.array(t.black, np.float32)))
+        return tuple(out)
 
 
 # -- acquisition ------------------------------------------------------------------------------
@@ -742,10 +752,13 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     # A glare spot's edge is soft (its light fades out); an arm's outline is sharp.
     grad = cv2.magnitude(cv2.Sobel(lum, cv2.CV_32F, 1, 0), cv2.Sobel(lum, cv2.CV_32F, 0, 1))
     keep = []
-    for i in range(1, n):
+    # Only large regions reaching the edge are looked at closely: picked in one pass over the
+    # table of regions (a busy frame has hundreds of small ones).
+    st = stats[1:n].astype(np.int64)
+    reach = (st[:, 0] == 0) | (st[:, 1] == 0) | (st[:, 0] + st[:, 2] >= w) | \
+        (st[:, 1] + st[:, 3] >= h)
+    for i in (1 + np.flatnonzero(reach & (st[:, 4] >= min_area))).tolist():
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if area < min_area or not (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
-            continue
         x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(w, x + bw + 2), min(h, y + bh + 2)
         m = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
         ring = cv2.dilate(m, kernel) - m

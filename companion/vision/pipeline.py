@@ -14,21 +14,20 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from companion.rules.cards import Card
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 
 from . import geometry
+from . import zones as zone_steps
 from .capture import check_frame
 from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import (CardRead, ReadingSettings, is_card, read_strip, recolour, reflectance,
-                      table_colour,
-                      table_margins)
+from .reading import CardRead, ReadingSettings, is_card, recolour
+from .zones import StripMaps, Zone
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +60,7 @@ class TableReader:
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
         self.settings = ReadingSettings.load()
-        self._remaps: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._strip_maps = StripMaps()
         workers = int(load_config()["pipeline"]["threads"])
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="zones") \
             if workers > 1 else None
@@ -88,43 +87,26 @@ class TableReader:
             pool.shutdown(wait=False)
 
     # -- zones ------------------------------------------------------------------------------
-    def _maps(self, key: str, hm: np.ndarray, size: tuple[int, int]
-              ) -> tuple[np.ndarray, np.ndarray]:
-        """Pixel maps for a strip, kept while the layout stays put (the usual case): a remap
-        with ready maps costs a fraction of a perspective warp."""
-        cached = self._remaps.get(key)
-        w, h = size
-        corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ hm.T
-        corners = corners[:, :2] / corners[:, 2:]
-        if cached is not None and cached[0].shape == corners.shape and \
-                float(np.abs(cached[0] - corners).max()) < 0.25:
-            return cached[1], cached[2]
-        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
-        pts = cv2.perspectiveTransform(np.dstack([xs, ys]).reshape(-1, 1, 2), hm)
-        mx = pts[:, 0, 0].reshape(h, w).astype(np.float32)
-        my = pts[:, 0, 1].reshape(h, w).astype(np.float32)
-        m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
-        self._remaps[key] = (corners, m1, m2)
-        return m1, m2
-
-    def _strip(self, frame: np.ndarray, layout: Layout, origin: tuple[float, float], side: Side,
-               near: float, far: float, half: float, flag: int, key: str = "") -> np.ndarray:
-        s = self.settings
-        hm = layout.strip_homography(origin, side, -half, near, 2 * half, far - near,
-                                     s.px_per_mm)
-        size = (s.px(2 * half), s.px(far - near))
-        strip = cv2.remap(frame, *self._maps(key, hm, size), cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-        white, black = layout.reference(flag)
-        return reflectance(strip, white, black)
-
-    def _zones(self, frame: np.ndarray, layout: Layout
-               ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
+    def _zone_list(self, layout: Layout) -> tuple[list[_Place], list[Zone], set[int]]:
+        """The 22 zones of a frame (each flag's two sides, then both ends of each off-line
+        area) and the flags whose tiles are covered."""
         cfg = load_config()["layout"]
+        s = self.settings
         half = float(cfg["zone_half_width_mm"])
+        refs = layout.references()
         obstructed: set[int] = set()
-        jobs: list[tuple[_Place, tuple[float, float], Side, float, float, int, str,
-                         float | None]] = []
+        places: list[_Place] = []
+        zones: list[Zone] = []
+
+        def add(place: _Place, origin: tuple[float, float], side: Side, near: float,
+                far: float, flag: int, key: str, limit: float | None) -> None:
+            hm = layout.strip_homography(origin, side, -half, near, 2 * half, far - near,
+                                         s.px_per_mm)
+            white, black = refs[flag - 1]
+            places.append(place)
+            zones.append(Zone(key, side, place.flag is not None, hm,
+                              (s.px(2 * half), s.px(far - near)), white, black, limit))
+
         for t in layout.tiles:
             if not t.seen and t.state != "missing":
                 obstructed.add(t.flag)
@@ -137,51 +119,39 @@ class TableReader:
                               ) / layout.pose.px_per_mm
                     # The claimed tile lies behind this side's cards: where it begins.
                     limit = off - geometry.TILE_H / 2 - near
-                jobs.append((_Place(f"flag {t.flag} {side}", t.flag, side), t.anchor, side,
-                             near, far, t.flag, f"{t.flag}{side}", limit))
+                add(_Place(f"flag {t.flag} {side}", t.flag, side), t.anchor, side, near, far,
+                    t.flag, f"{t.flag}{side}", limit)
         # Off-line areas: beyond flag 1 (west) and flag 9 (east), on each player's side.
         centre = float(cfg["offline_centre_mm"])
         near, far = float(cfg["offline_near_mm"]), float(cfg["offline_far_mm"])
         for side in SIDES:
             for flag, sign in ((1, -1.0), (FLAG_COUNT, 1.0)):
                 anchor = layout.point(layout.tile(flag).anchor, sign * centre, 0.0)
-                jobs.append((_Place(f"offline {side}", None, side), anchor, side, near, far,
-                             flag, f"off{flag}{side}", None))
+                add(_Place(f"offline {side}", None, side), anchor, side, near, far, flag,
+                    f"off{flag}{side}", None)
+        return places, zones, obstructed
 
-        def strip(job: tuple[_Place, tuple[float, float], Side, float, float, int, str,
-                             float | None]) -> np.ndarray:
-            _, origin, side, near, far, flag, key, _ = job
-            return self._strip(frame, layout, origin, side, near, far, half, flag, key)
+    def _read_zones(self, frame: np.ndarray, zones: list[Zone]) -> list[list[CardRead]]:
+        """Every zone's reads, in this process (on the zone threads, if any)."""
+        s = self.settings
 
         def mapped(fn: Callable, items: list) -> list:
             return list(self._pool.map(fn, items)) if self._pool else [fn(x) for x in items]
 
-        strips = mapped(strip, jobs)
-        s = self.settings
-        margins = [table_margins(r, s) for r in strips]
-        # The table's shade at each distance from the line, per side: the median over that
-        # side's zones' margins (wood grain runs along the line; most margins are bare).
-        refs: dict[str, np.ndarray] = {}
-        for side in SIDES:
-            stack = [m for job, pair in zip(jobs, margins) if job[0].flag is not None
-                     and job[2] == side for m in pair]
-            if len(stack) >= 6:
-                refs[side] = np.median(np.stack(stack), axis=0).astype(np.float32)
-
-        def run(i: int) -> list[CardRead]:
-            job, refl = jobs[i], strips[i]
-            place, _, side, _, _, _, _, limit = job
-            ref = refs.get(side) if place.flag is not None else None
-            table = table_colour(refl, s, ref, margins[i])
-            return read_strip(refl, self.templates, True, table, limit, final=False)
-
+        cuts = mapped(lambda z: zone_steps.cut(frame, z, self._strip_maps, s), zones)
+        refs = zone_steps.table_refs(zones, [m for _, m in cuts])
         # Zones are independent and OpenCV and numpy release the interpreter lock: on the
         # Pi's four cores (or any two) the zones are read side by side.
-        results = mapped(run, list(range(len(jobs))))
+        return mapped(lambda i: zone_steps.read(cuts[i][0], cuts[i][1], zones[i], refs,
+                                                self.templates, s), list(range(len(zones))))
+
+    def _zones(self, frame: np.ndarray, layout: Layout
+               ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
+        places, zones, obstructed = self._zone_list(layout)
+        results = self._read_zones(frame, zones)
         out: list[tuple[_Place, list[CardRead]]] = []
         merged: dict[str, int] = {}
-        for job, reads in zip(jobs, results):
-            place = job[0]
+        for place, reads in zip(places, results):
             if place.where in merged:                    # the second end of an off-line area
                 out[merged[place.where]][1].extend(reads)
             else:

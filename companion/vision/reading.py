@@ -11,7 +11,7 @@ colour channels) for the colour.  Both come from the same cells for the deck and
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -139,12 +139,27 @@ class Maps:
     ink_coarse: np.ndarray    # ... over a coarse cell
     ink: np.ndarray
     refl: np.ndarray          # the strip itself: colour is measured on a band's pixels only
+    # Cell grids by (coarse, stretch), looked up once per strip rather than once per gather.
+    grids: dict[tuple[bool, float], tuple[np.ndarray, np.ndarray]] = \
+        field(default_factory=dict)
 
     @classmethod
     def of(cls, refl: np.ndarray, s: ReadingSettings) -> Maps:
         k = ink(refl)
         f, c = s.px(s.cell_mm), s.px(s.coarse_mm)
         return cls(s, cv2.blur(k, (f, f)), cv2.blur(k, (c, c)), k, refl)
+
+    def grid(self, coarse: bool, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """`_grid` stretched by `scale` (row and column offsets of the cell centres, px)."""
+        key = (coarse, scale)
+        g = self.grids.get(key)
+        if g is None:
+            rows, cols = _grid(self.s, coarse)
+            if scale != 1.0:
+                rows = np.round(rows * scale).astype(np.int64)
+                cols = np.round(cols * scale).astype(np.int64)
+            g = self.grids[key] = (rows, cols)
+        return g
 
 
 @functools.lru_cache(maxsize=8)
@@ -160,9 +175,16 @@ def _grid(s: ReadingSettings, coarse: bool) -> tuple[np.ndarray, np.ndarray]:
     return rows, cols
 
 
+def _row_mean(v: np.ndarray) -> np.ndarray:
+    """`v.mean(axis=-1, keepdims=True)` of a float array, the same sum and division without
+    the Python layers around `ndarray.mean` (which cost more than the sum on short rows)."""
+    total = np.add.reduce(v, axis=-1, keepdims=True)
+    return np.true_divide(total, v.shape[-1], out=total, casting="unsafe")
+
+
 def _normalise(v: np.ndarray) -> np.ndarray:
     """Rows made zero-mean and unit-length (so a product of two is their correlation)."""
-    v = v - v.mean(axis=-1, keepdims=True)
+    v = v - _row_mean(v)
     n = np.sqrt(np.einsum("...i,...i->...", v, v))[..., None]
     return v / np.maximum(n, 1e-6)
 
@@ -181,18 +203,24 @@ def raw_cells(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool,
               scale: float = 1.0) -> np.ndarray:
     """Ink of the bands' cells (one row per band) for card top-left corners given in px;
     `scale` stretches the grid (a card seen a little larger or smaller than nominal)."""
-    rows, cols = _grid(m.s, coarse)
-    if scale != 1.0:
-        rows = np.round(rows * scale).astype(np.int64)
-        cols = np.round(cols * scale).astype(np.int64)
     src = m.ink_coarse if coarse else m.ink_fine
-    h, w = src.shape
-    # Flat indices and one `take`: much cheaper than 2-D fancy indexing.  Corners outside
-    # the strip are clipped per axis (a card at the strip's edge).
-    r = np.clip(tops[:, None] + rows[None, :], 0, h - 1) * w          # (n, rows)
-    c = np.clip(lefts[:, None] + cols[None, :], 0, w - 1)             # (n, cols)
+    r, c = _cell_axes(m, src, tops, lefts, coarse, scale)
     idx = r[:, :, None] + c[:, None, :]
     return src.ravel().take(idx.ravel()).reshape(len(tops), -1)
+
+
+def _cell_axes(m: Maps, src: np.ndarray, tops: np.ndarray, lefts: np.ndarray, coarse: bool,
+               scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Flat row offsets (n, rows) and columns (n, cols) of the bands' cells in `src`.
+
+    Flat indices and one `take`: much cheaper than 2-D fancy indexing.  Corners outside the
+    strip are clipped per axis (a card at the strip's edge).
+    """
+    rows, cols = m.grid(coarse, scale)
+    h, w = src.shape
+    r = np.minimum(np.maximum(tops[:, None] + rows[None, :], 0), h - 1) * w
+    c = np.minimum(np.maximum(lefts[:, None] + cols[None, :], 0), w - 1)
+    return r, c
 
 
 def descriptors(m: Maps, tops: np.ndarray, lefts: np.ndarray, coarse: bool,
@@ -243,6 +271,7 @@ class Templates:
     class_of: np.ndarray    # per card, its shape class (a Troop value, or the Tactics card)
     class_ink: np.ndarray   # (classes, band px, card px) each class's mean ink, full resolution
     pairs: dict[tuple[int, int], tuple[int, int, int, int] | None]   # see `_pair_box`
+    half_w: tuple[np.ndarray, np.ndarray]   # fine_w cut into the band's left and right halves
 
 
 def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
@@ -287,6 +316,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     rows, cols = _grid(s, False)
     half = len(cols) // 2
     left, right = _split(class_raw * fw, len(rows), half)
+    w_left, w_right = _split(fw[None], len(rows), half)
     # Finding tops wants what all bands share (the band itself): the coarse cells stay plain,
     # one template per class (a value's six colours look alike in ink), which is cheaper.
     coarse_cls = np.array([coarse_a[class_of == i].mean(axis=0) for i in range(len(classes))],
@@ -297,7 +327,8 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
                      _normalise(coarse_cls * cw).astype(np.float32),
                      np.array(hues, np.float32), fw, cw,
                      (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32)),
-                     half, class_of, class_ink, {})
+                     half, class_of, class_ink, {},
+                     (np.ascontiguousarray(w_left[0]), np.ascontiguousarray(w_right[0])))
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
@@ -598,11 +629,26 @@ def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
     return identify_many(m, [(top, left)], tpl)[0]
 
 
-def _half_sims(m: Maps, tpl: Templates, tops: np.ndarray, lefts: np.ndarray, scale: float
+def _half_sims(m: Maps, tpl: Templates, sets: list[tuple[np.ndarray, np.ndarray, float]]
                ) -> tuple[np.ndarray, np.ndarray]:
-    rows, _ = _grid(m.s, False)
-    raw = raw_cells(m, tops, lefts, False, scale) * tpl.fine_w
-    lh, rh = _split(raw, len(rows), tpl.half_cols)
+    """Similarities of the left and right halves of bands with the classes' halves, for
+    every corner of every (tops, lefts, stretch) set, the sets' rows one after the other.
+
+    Each half is gathered on its own (the same cells `_split` would cut from the whole band)
+    and all sets go through one gather and one product.
+    """
+    src = m.ink_fine
+    half = tpl.half_cols
+    li, ri = [], []
+    for tops, lefts, scale in sets:
+        r, c = _cell_axes(m, src, tops, lefts, False, scale)
+        li.append((r[:, :, None] + c[:, None, :half]).ravel())
+        ri.append((r[:, :, None] + c[:, None, half:]).ravel())
+    n = sum(len(t) for t, _, _ in sets)
+    flat = src.ravel()
+    wl, wr = tpl.half_w
+    lh = flat.take(li[0] if len(li) == 1 else np.concatenate(li)).reshape(n, -1) * wl
+    rh = flat.take(ri[0] if len(ri) == 1 else np.concatenate(ri)).reshape(n, -1) * wr
     return _sims(_normalise(lh), tpl.halves[0]), _sims(_normalise(rh), tpl.halves[1])
 
 
@@ -633,53 +679,69 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     k1 = dy.size
     tops = (top0[:, None] + dy.ravel()).ravel()
     lefts = (left0[:, None] + dx.ravel()).ravel()
-    sl, sr = _half_sims(m, tpl, tops, lefts, 1.0)
+    sl, sr = _half_sims(m, tpl, [(tops, lefts, 1.0)])
     ncls = sl.shape[1]
     sl, sr = sl.reshape(n, k1, ncls), sr.reshape(n, k1, ncls)
     tops, lefts = tops.reshape(n, k1), lefts.reshape(n, k1)
+    every = np.arange(n)
     k0 = (sl + sr).max(axis=2).argmax(axis=1)
-    t0, l0 = tops[np.arange(n), k0], lefts[np.arange(n), k0]
+    t0, l0 = tops[every, k0], lefts[every, k0]
     # Stage 2, around each best offset: the odd offsets across, and the stretches.
     extra = [(t0, l0 - 1, 1.0), (t0, l0 + 1, 1.0)]
     extra += [(t0, l0, sc) for sc in s.scales if sc != 1.0]
-    parts = [_half_sims(m, tpl, t, l, sc) for t, l, sc in extra]
-    sl = np.concatenate([sl] + [p[0][:, None, :] for p in parts], axis=1)
-    sr = np.concatenate([sr] + [p[1][:, None, :] for p in parts], axis=1)
-    tops = np.concatenate([tops] + [t[:, None] for t, _, _ in extra], axis=1)
-    lefts = np.concatenate([lefts] + [l[:, None] for _, l, _ in extra], axis=1)
+    xl, xr = _half_sims(m, tpl, extra)                       # (len(extra) * n, classes)
+    sl = np.concatenate([sl, xl.reshape(len(extra), n, ncls).transpose(1, 0, 2)], axis=1)
+    sr = np.concatenate([sr, xr.reshape(len(extra), n, ncls).transpose(1, 0, 2)], axis=1)
+    tops = np.concatenate([tops, np.stack([t for t, _, _ in extra], axis=1)], axis=1)
+    lefts = np.concatenate([lefts, np.stack([l for _, l, _ in extra], axis=1)], axis=1)
     by_class = 0.5 * (sl.max(axis=1) + sr.max(axis=1))            # (cards, classes)
+    # Per card: its best class's best offset, and there its colour.
+    best = by_class.argmax(axis=1)
+    k = (sl[every, :, best] + sr[every, :, best]).argmax(axis=1)
+    tk, lk = tops[every, k], lefts[every, k]
+    _second_look(m, tpl, by_class, tk, lk)
+    hues = np.array([hue(m, int(t), int(lf)) for t, lf in zip(tk, lk)], np.float32)
+    shape = by_class[:, tpl.class_of]                             # (cards read, deck cards)
+    # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
+    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
+                      s.colour_cap)
+    score = shape - s.colour_weight * dist
+    order = np.argsort(-score, axis=1)[:, :5]
+    half_w = s.px(geometry.CARD_W) / 2
     out = []
     for i in range(n):
-        best = int(np.argmax(by_class[i]))
-        k = int(np.argmax(sl[i, :, best] + sr[i, :, best]))
-        two = np.argsort(-by_class[i])[:2]
-        if len(two) == 2 and by_class[i][two[0]] - by_class[i][two[1]] < s.fine_margin:
-            fine = _fine_look(m, tpl, int(tops[i, k]), int(lefts[i, k]), int(two[0]),
-                              int(two[1]))
-            if fine is not None:
-                # The class that fits worse where the two differ loses by that much; the
-                # second look overturns the cells only when it is clearly surer, and
-                # otherwise leaves the two level (a doubt).
-                a, b = int(two[0]), int(two[1])
-                diff = fine[0] - fine[1]
-                if diff >= 0:
-                    by_class[i][b] -= s.fine_weight * diff
-                elif -diff >= s.fine_overturn:
-                    by_class[i][a] -= s.fine_weight * -diff
-                else:
-                    by_class[i][a] = by_class[i][b]
-                best = int(np.argmax(by_class[i]))
-        shape = by_class[i][tpl.class_of]
-        h = hue(m, int(tops[i, k]), int(lefts[i, k]))
-        # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
-        dist = np.minimum(np.linalg.norm(tpl.hues - h[None, :], axis=1), s.colour_cap)
-        score = shape - s.colour_weight * dist
-        order = np.argsort(-score)[:5]
-        cands = tuple((tpl.cards[j], float(score[j])) for j in order)
-        out.append(CardRead(cands, float(tops[i, k]) / s.px_per_mm,
-                            (float(lefts[i, k]) + s.px(geometry.CARD_W) / 2) / s.px_per_mm,
-                            shape, h))
+        o = order[i]
+        sc = score[i]
+        cands = tuple((tpl.cards[j], float(sc[j])) for j in o)
+        out.append(CardRead(cands, float(tk[i]) / s.px_per_mm,
+                            (float(lk[i]) + half_w) / s.px_per_mm, shape[i], hues[i]))
     return out
+
+
+def _second_look(m: Maps, tpl: Templates, by_class: np.ndarray, tops: np.ndarray,
+                 lefts: np.ndarray) -> None:
+    """Where two classes are within `fine_margin` on the cells, look again at full
+    resolution (`_fine_look`) and change `by_class` (cards read x classes) in place: the
+    class that fits worse where the two differ loses by that much; the second look overturns
+    the cells only when it is clearly surer, and otherwise leaves the two level (a doubt)."""
+    s = m.s
+    if len(by_class) == 0 or by_class.shape[1] < 2:
+        return
+    two = np.argsort(-by_class, axis=1)[:, :2]
+    rows = np.arange(len(by_class))
+    close = by_class[rows, two[:, 0]] - by_class[rows, two[:, 1]] < s.fine_margin
+    for i in np.flatnonzero(close):
+        a, b = int(two[i, 0]), int(two[i, 1])
+        fine = _fine_look(m, tpl, int(tops[i]), int(lefts[i]), a, b)
+        if fine is None:
+            continue
+        diff = fine[0] - fine[1]
+        if diff >= 0:
+            by_class[i, b] -= s.fine_weight * diff
+        elif -diff >= s.fine_overturn:
+            by_class[i, a] -= s.fine_weight * -diff
+        else:
+            by_class[i, a] = by_class[i, b]
 
 
 def _scored(r: CardRead, tpl: Templates, s: ReadingSettings, h: np.ndarray) -> CardRead:
@@ -705,13 +767,14 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     if len(fit) < s.recolour_min_reads:
         return reads
     idx = {c: i for i, c in enumerate(tpl.cards)}
+    at = {id(r): i for i, r in reversed(list(enumerate(reads)))}     # where each read lies
     w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
     lam = s.recolour_stiffness
     cur = list(reads)
     for _ in range(2):
         x = np.array([[*r.hue, 1.0] for r in fit])                         # type: ignore[misc]
         y = np.array([tpl.hues[idx[c.best]] for c in
-                      (cur[reads.index(r)] for r in fit)], np.float64)
+                      (cur[at[id(r)]] for r in fit)], np.float64)
         wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
         cur = [r if r.hue is None or r.shape is None else
                _scored(r, tpl, s, (np.array([*r.hue, 1.0]) @ wmat).astype(np.float32))

@@ -1,0 +1,94 @@
+"""One zone of the table, from the frame to its card reads: the two steps `pipeline` runs per
+zone, in the reader's own process or in a worker process (`workers`), always the same code.
+
+A frame's zones are read in two steps with a barrier between them: `cut` rectifies a zone
+into an upright reflectance strip and measures its margins; once every zone's margins are
+known the table's shade per side is their median (`table_refs`), and `read` finds and names
+the zone's cards against it.  A `Zone` says all a step needs, so it can be sent to another
+process as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.rules.position import SIDES, Side
+
+from .reading import (CardRead, ReadingSettings, Templates, read_strip, reflectance,
+                      table_colour, table_margins)
+
+Margins = tuple[np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A strip to cut from the frame and read: a flag's side or one end of an off-line area."""
+
+    key: str                  # names the strip's pixel maps from frame to frame ("4south")
+    side: Side
+    on_flag: bool             # a flag's zone (its margins set the table's shade), not off-line
+    homography: np.ndarray    # strip pixels -> frame pixels (3 x 3)
+    size: tuple[int, int]     # strip width, height (px)
+    white: np.ndarray         # the tile's white and black that turn it into reflectance
+    black: np.ndarray
+    limit: float | None       # where a claimed tile behind the cards begins (mm), if any
+
+
+class StripMaps:
+    """Pixel maps per zone, kept while the layout stays put (the usual case): a remap with
+    ready maps costs a fraction of a perspective warp."""
+
+    def __init__(self) -> None:
+        self._maps: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def get(self, key: str, hm: np.ndarray, size: tuple[int, int]
+            ) -> tuple[np.ndarray, np.ndarray]:
+        cached = self._maps.get(key)
+        w, h = size
+        corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ hm.T
+        corners = corners[:, :2] / corners[:, 2:]
+        if cached is not None and cached[0].shape == corners.shape and \
+                float(np.abs(cached[0] - corners).max()) < 0.25:
+            return cached[1], cached[2]
+        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        pts = cv2.perspectiveTransform(np.dstack([xs, ys]).reshape(-1, 1, 2), hm)
+        mx = pts[:, 0, 0].reshape(h, w).astype(np.float32)
+        my = pts[:, 0, 1].reshape(h, w).astype(np.float32)
+        m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        self._maps[key] = (corners, m1, m2)
+        return m1, m2
+
+
+def cut(frame: np.ndarray, zone: Zone, maps: StripMaps, s: ReadingSettings
+        ) -> tuple[np.ndarray, Margins]:
+    """The zone rectified upright in reflectance, and its margins (`table_margins`)."""
+    strip = cv2.remap(frame, *maps.get(zone.key, zone.homography, zone.size), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE)
+    refl = reflectance(strip, zone.white, zone.black)
+    return refl, table_margins(refl, s)
+
+
+def table_refs(zones: list[Zone], margins: list[Margins]) -> dict[str, np.ndarray]:
+    """The table's shade at each distance from the line, per side: the median over that
+    side's flag zones' margins (wood grain runs along the line; most margins are bare)."""
+    refs: dict[str, np.ndarray] = {}
+    for side in SIDES:
+        stack = [m for zone, pair in zip(zones, margins) if zone.on_flag and zone.side == side
+                 for m in pair]
+        if len(stack) >= 6:
+            refs[side] = np.median(np.stack(stack), axis=0).astype(np.float32)
+    return refs
+
+
+def read(refl: np.ndarray, margins: Margins, zone: Zone, refs: dict[str, np.ndarray],
+         tpl: Templates, s: ReadingSettings) -> list[CardRead]:
+    """The cards of a cut zone, sifted by shape only (the frame's colours are settled later)."""
+    ref = refs.get(zone.side) if zone.on_flag else None
+    table = table_colour(refl, s, ref, margins)
+    return read_strip(refl, tpl, True, table, zone.limit, final=False)
+
+
+__all__ = ["Margins", "StripMaps", "Zone", "cut", "read", "table_refs"]
