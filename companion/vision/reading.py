@@ -566,6 +566,13 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
                                np.broadcast_to(across[None, :], (len(ys), len(across)))],
                               axis=1)
         prof, lefts = _profile(m, tpl, ys, np.ascontiguousarray(cand))
+        # Half a cell either side of each row's best: a band of small marks (a row of dots)
+        # fits only within a pixel or two of its place.
+        half_cell = max(1, cell // 2)
+        nudged = np.stack([lefts - half_cell, lefts + half_cell], axis=1)
+        p2, l2 = _profile(m, tpl, ys, nudged)
+        better = p2 > prof
+        prof, lefts = np.where(better, p2, prof), np.where(better, l2, lefts)
         chosen: list[int] = []
 
         def free(i: int) -> bool:
