@@ -274,6 +274,12 @@ def _tile_references(gray_or_bgr: np.ndarray, pose: Pose, centre: Vec
     return tuple(float(v) for v in white), tuple(float(v) for v in black)  # type: ignore[return-value]
 
 
+def _span(frame: np.ndarray, pose: Pose, centre: Vec) -> float:
+    """A tile's contrast at `centre`: its white less its black, averaged over channels."""
+    white, black = _tile_references(frame, pose, centre)
+    return float(np.mean(np.subtract(white, black)))
+
+
 def _bare(frame: np.ndarray, pose: Pose, centre: Vec, table: np.ndarray) -> bool:
     """Whether the table's own colour shows at `centre` (no tile, no hand there)."""
     cfg = load_config()["tracking"]
@@ -422,6 +428,8 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     predicted: dict[int, Vec] = {}
     if 2 <= len(sightings) < FLAG_COUNT:
         pose = _pose(sightings)
+        spans = [_span(frame, pose, s.centre) for s in sightings]
+        typical = float(np.median(spans))
         line_d = _line_offset(pose, [s.centre for s in sightings],
                               (frame.shape[1] / 2.0, frame.shape[0] / 2.0))
         line = [s for s in sightings
@@ -434,17 +442,26 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
             while todo:
                 n_arr = np.array([s.flag for s in line], np.float64)
                 xy = np.array([s.centre for s in line], np.float64)
-                deg = 2 if len(line) >= 4 and np.ptp(n_arr) >= 3 else 1
-                coef = np.polyfit(n_arr, xy, deg)
                 flag = min(todo, key=lambda f: min(abs(f - k) for k in n_arr))
+                # A curve, but a straight line more than a step beyond the tiles read (a
+                # curve's ends fly off when extrapolated far).
+                near = n_arr.min() - 1 <= flag <= n_arr.max() + 1
+                deg = 2 if near and len(line) >= 4 and np.ptp(n_arr) >= 3 else 1
+                coef = np.polyfit(n_arr, xy, deg)
                 todo.discard(flag)
                 predicted[flag] = (float(np.polyval(coef[:, 0], flag)),
                                    float(np.polyval(coef[:, 1], flag)))
                 found = _find_unread(gray, pose, flag, predicted[flag])
-                if found is not None:
-                    sightings.append(found)
-                    if math.dist(found.centre, predicted[flag]) < 40 * pose.px_per_mm:
-                        line.append(found)
+                if found is None:
+                    continue
+                on_line = math.dist(found.centre, predicted[flag]) < 40 * pose.px_per_mm
+                if on_line and _span(frame, pose, found.centre) < 0.5 * typical:
+                    # Found by its drawing on the line but without a tile's black and white:
+                    # a glare spot's soft blob.  (A claimed tile may lie half under a card.)
+                    continue
+                sightings.append(found)
+                if on_line:
+                    line.append(found)
     return layout_from_sightings(frame, sightings, predicted, allow_missing)
 
 

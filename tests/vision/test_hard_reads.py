@@ -107,3 +107,33 @@ def test_a_six_and_an_eight_are_told_apart_on_a_soft_noisy_band(code: str, other
 
     assert lead(second) > lead(first)
     assert lead(second) >= s.doubt_margin
+
+
+def test_a_drawing_match_without_a_tile_s_black_and_white_is_no_tile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Flag 7's tile is gone and a glare spot lies where it stood.  Under blur and JPEG the
+    # spot's soft blob can fit the tile's drawing fairly (a frame of the benchmark set did);
+    # it has no tile's black and white, so it is not taken for the tile.
+    from companion.vision import layout as layout_mod
+    from companion.vision.synth import Degrade, render
+    from companion.vision.tiles import TileSighting
+
+    from .vision_helpers import printing, sample_scene
+
+    scene = sample_scene()
+    flags = list(scene.flags)
+    flags[6] = replace(flags[6], tile="missing")
+    img = render(replace(scene, flags=tuple(flags)), printing("classic"), seed=3,
+                 degrade=Degrade(glare=0.9, glare_at=(0.68, 0.5), glare_radius=0.05))
+    found: list[int] = []
+
+    def drawing_match(gray: np.ndarray, pose: Pose, flag: int, predicted: tuple[float, float]
+                      ) -> TileSighting:
+        found.append(flag)
+        return TileSighting(flag, predicted, (pose.south[0] * -1, pose.south[1] * -1),
+                            pose.px_per_mm)
+
+    monkeypatch.setattr(layout_mod, "_find_unread", drawing_match)
+    tile = layout_mod.acquire(img, allow_missing=True).tile(7)
+    assert found == [7]
+    assert not tile.seen
