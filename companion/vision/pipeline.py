@@ -177,6 +177,12 @@ class TableReader:
                 cands = list(slot.read.candidates)
                 fell_back = True
             best, score = cands[0]
+            if fell_back and score >= slot.read.score - s.fallback_drop and all(
+                    taken[c].doubt is None for c, sc in slot.read.candidates if sc > score):
+                # The read's first choice, barely ahead, is held for sure elsewhere: each
+                # card exists once, so the next one is this card (a 6 told from an 8 by
+                # the 6 lying at another flag), not a doubt.
+                fell_back = False
             second = cands[1] if len(cands) > 1 else None
             m = score - second[1] if second else 1.0
             slot.card = best

@@ -73,6 +73,7 @@ class ReadingSettings:
     across_edge_mm: float
     card_lead_min: float
     card_sure_shape: float
+    fallback_drop: float
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -98,7 +99,7 @@ class ReadingSettings:
                    float(c["fine_margin"]), float(c["fine_delta"]), float(c["fine_search_mm"]),
                    float(c["fine_weight"]), float(c["fine_overturn"]),
                    float(c["across_edge_mm"]), float(c["card_lead_min"]),
-                   float(c["card_sure_shape"]))
+                   float(c["card_sure_shape"]), float(c["fallback_drop"]))
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))

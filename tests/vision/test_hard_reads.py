@@ -137,3 +137,29 @@ def test_a_drawing_match_without_a_tile_s_black_and_white_is_no_tile(
     tile = layout_mod.acquire(img, allow_missing=True).tile(7)
     assert found == [7]
     assert not tile.seen
+
+
+def _slots(reads: dict[str, list[tuple[str, float]]]) -> list:
+    from companion.rules.cards import BY_CODE
+    from companion.vision.pipeline import _Place, _Slot
+    from companion.vision.reading import CardRead
+
+    return [_Slot(_Place(where, 1, "north"), 0,
+                  CardRead(tuple((BY_CODE[c], v) for c, v in cands), 5.0, 44.0))
+            for where, cands in reads.items()]
+
+
+@pytest.mark.parametrize("sure_elsewhere,second_score,doubtful", [
+    (0.97, 0.789, False),     # Y6 held for sure elsewhere, Y8 barely behind: it is the Y8
+    (0.80, 0.789, True),      # ... held by a read that is itself in doubt: still a doubt
+    (0.97, 0.700, True),      # ... Y8 well behind the Y6 it could not have: a doubt
+])
+def test_a_read_whose_best_card_lies_elsewhere_takes_its_next(
+        sure_elsewhere: float, second_score: float, doubtful: bool) -> None:
+    from companion.vision.pipeline import TableReader
+
+    slots = _slots({"flag 9 north": [("Y6", sure_elsewhere), ("Y5", 0.795), ("Y8", 0.79)],
+                    "flag 1 north": [("Y6", 0.792), ("Y8", second_score), ("Y3", 0.6)]})
+    TableReader(deck("classic"))._settle(slots)
+    assert [str(sl.card) for sl in slots] == ["Y6", "Y8"]
+    assert (slots[1].doubt is not None) == doubtful
