@@ -639,13 +639,17 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     return out
 
 
-def _scored(r: CardRead, tpl: Templates, s: ReadingSettings, h: np.ndarray) -> CardRead:
-    assert r.shape is not None
-    dist = np.minimum(np.linalg.norm(tpl.hues - h[None, :], axis=1), s.colour_cap)
-    score = r.shape - s.colour_weight * dist
-    order = np.argsort(-score)[:5]
-    return CardRead(tuple((tpl.cards[j], float(score[j])) for j in order), r.top_mm,
-                    r.centre_mm, r.shape, r.hue, r.edge, r.contrast)
+def _scored(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues: np.ndarray
+            ) -> list[CardRead]:
+    """The reads scored again with the colours `hues` (one row each), all at once."""
+    shape = np.stack([r.shape for r in reads])                    # type: ignore[misc]
+    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
+                      s.colour_cap)
+    score = shape - s.colour_weight * dist
+    order = np.argsort(-score, axis=1)[:, :5]
+    return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
+                     r.shape, r.hue, r.edge, r.contrast)
+            for r, o, sc in zip(reads, order, score)]
 
 
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
@@ -671,9 +675,13 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         y = np.array([tpl.hues[idx[c.best]] for c in
                       (cur[at[id(r)]] for r in fit)], np.float64)
         wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
-        cur = [r if r.hue is None or r.shape is None else
-               _scored(r, tpl, s, (np.array([*r.hue, 1.0]) @ wmat).astype(np.float32))
-               for r in reads]
+        todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
+        if todo:
+            hues = np.array([(np.array([*reads[i].hue, 1.0]) @ wmat)     # type: ignore[misc]
+                             .astype(np.float32) for i in todo], np.float32)
+            cur = list(reads)
+            for i, r in zip(todo, _scored([reads[i] for i in todo], tpl, s, hues)):
+                cur[i] = r
     return cur
 
 
