@@ -639,8 +639,13 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     return out
 
 
-def _scored(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues: np.ndarray
-            ) -> list[CardRead]:
+def _scored(r: CardRead, tpl: Templates, s: ReadingSettings, h: np.ndarray) -> CardRead:
+    """The read scored again with the colour `h`."""
+    return _scored_all([r], tpl, s, np.asarray(h, np.float32)[None, :])[0]
+
+
+def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues: np.ndarray
+                ) -> list[CardRead]:
     """The reads scored again with the colours `hues` (one row each), all at once."""
     shape = np.stack([r.shape for r in reads])                    # type: ignore[misc]
     dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
@@ -680,7 +685,7 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
             hues = np.array([(np.array([*reads[i].hue, 1.0]) @ wmat)     # type: ignore[misc]
                              .astype(np.float32) for i in todo], np.float32)
             cur = list(reads)
-            for i, r in zip(todo, _scored([reads[i] for i in todo], tpl, s, hues)):
+            for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s, hues)):
                 cur[i] = r
     return cur
 
