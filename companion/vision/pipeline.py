@@ -177,13 +177,19 @@ class TableReader:
 
     def _read_shared(self, pool: ZoneWorkers, frame: np.ndarray, zones: list[Zone],
                      layout: Layout) -> tuple[list[list[CardRead]], tuple[int, ...]]:
-        """The zones dealt out in turn to this process and each worker (the same share of
-        the same zones every frame, so each keeps its zones' pixel maps); this process
-        looks for hands while the workers read."""
+        """The zones shared out from west to east, this process first (the same zones every
+        frame, so each process keeps its zones' pixel maps, and each worker is handed only
+        its stretch of the frame); this process looks for hands while the workers read."""
         s = self.settings
-        parts = pool.count + 1
-        jobs = [[(i, z) for i, z in enumerate(zones) if i % parts == p] for p in range(parts)]
-        pool.cut(frame, jobs[1:], self.templates)
+        jobs = self._shares(zones, pool.count + 1)
+        h, w = frame.shape[:2]
+        boxes = []
+        for part in jobs[1:]:
+            b = [self._strip_maps.box(z.key, z.homography, z.size, (w, h)) for _, z in part]
+            if b:
+                boxes.append((min(x[0] for x in b), min(x[1] for x in b),
+                              max(x[2] for x in b), max(x[3] for x in b)))
+        pool.cut(frame, jobs[1:], self.templates, boxes)
         own = {i: zone_steps.cut(frame, z, self._strip_maps, s) for i, z in jobs[0]}
         margins = pool.margins()
         margins.update({i: m for i, (_, m) in own.items()})
@@ -194,6 +200,20 @@ class TableReader:
         hands = hand_flags(frame, layout)
         reads.update(pool.reads())
         return [reads[i] for i in range(len(zones))], hands
+
+    @staticmethod
+    def _shares(zones: list[Zone], parts: int) -> list[list[tuple[int, Zone]]]:
+        """The zones in `parts` runs of neighbours from west to east (by where each strip's
+        middle lies in the frame), as even as the zones allow."""
+        def across(z: Zone) -> float:
+            w, h = z.size
+            p = z.homography @ np.array([w / 2, h / 2, 1.0])
+            return float(p[0] / p[2])
+
+        order = sorted(range(len(zones)), key=lambda i: across(zones[i]))
+        cuts = [round(len(order) * p / parts) for p in range(parts + 1)]
+        return [[(i, zones[i]) for i in sorted(order[cuts[p]:cuts[p + 1]])]
+                for p in range(parts)]
 
     def _read_here(self, frame: np.ndarray, zones: list[Zone]) -> list[list[CardRead]]:
         """Every zone's reads, in this process (on the zone threads, if any)."""

@@ -43,6 +43,7 @@ class StripMaps:
 
     def __init__(self) -> None:
         self._maps: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._boxes: dict[str, tuple[tuple[int, int], tuple[int, int, int, int]]] = {}
 
     def get(self, key: str, hm: np.ndarray, size: tuple[int, int]
             ) -> tuple[np.ndarray, np.ndarray]:
@@ -59,7 +60,27 @@ class StripMaps:
         my = pts[:, 0, 1].reshape(h, w).astype(np.float32)
         m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
         self._maps[key] = (corners, m1, m2)
+        self._boxes.pop(key, None)
         return m1, m2
+
+    def box(self, key: str, hm: np.ndarray, size: tuple[int, int],
+            frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
+        """The frame pixels the zone's remap reads: x0, y0, x1, y1 (ends excluded).
+
+        From the maps themselves (each output pixel reads its source pixel and the next one
+        right and down), so a frame that is right inside this box cuts the same strip.
+        """
+        m1, _ = self.get(key, hm, size)
+        w, h = frame_size
+        got = self._boxes.get(key)
+        if got is None or got[0] != frame_size:
+            xy = m1.reshape(-1, 2)
+            lo, hi = xy.min(axis=0).astype(int), xy.max(axis=0).astype(int)
+            # Reads outside the frame take its edge (BORDER_REPLICATE): clamped to it.
+            got = (frame_size, (min(w - 1, max(0, int(lo[0]))), min(h - 1, max(0, int(lo[1]))),
+                                max(1, min(w, int(hi[0]) + 2)), max(1, min(h, int(hi[1]) + 2))))
+            self._boxes[key] = got
+        return got[1]
 
 
 def cut(frame: np.ndarray, zone: Zone, maps: StripMaps, s: ReadingSettings
