@@ -188,6 +188,7 @@ class ZoneWorkers:
         shared = np.frombuffer(self._buffer, np.uint8, count=frame.size).reshape(frame.shape)
         for x0, y0, x1, y1 in boxes:
             shared[y0:y1, x0:x1] = frame[y0:y1, x0:x1]
+        del shared                  # no view may outlive the buffer (see close)
         token = self._token(tpl)
         live = [t for t, _ in self._tokens.values()]
         for n, w in enumerate(self._workers):
@@ -273,7 +274,10 @@ class ZoneWorkers:
         self._tokens.clear()
         buffer = getattr(self, "_buffer", None)
         if buffer is not None:
-            buffer.close()
+            try:
+                buffer.close()
+            except BufferError:     # a view still held (a traceback's frame): freed with it
+                pass
         os.close(self._fd)
         _forget(self)
 
