@@ -179,24 +179,29 @@ class TableReader:
                      layout: Layout) -> tuple[list[list[CardRead]], tuple[int, ...]]:
         """The zones shared out from west to east, this process first (the same zones every
         frame, so each process keeps its zones' pixel maps, and each worker is handed only
-        its stretch of the frame); this process looks for hands while the workers read."""
+        its stretch of the frame); this process looks for hands while the workers read.
+
+        The table's shade (`table_refs`) comes first, from every zone's margins cut alone,
+        so that the workers cut and read their zones in one go, without waiting for the
+        others' margins.
+        """
         s = self.settings
+        maps = self._strip_maps
+        refs = zone_steps.table_refs(zones, [zone_steps.margins(frame, z, maps, s)
+                                             for z in zones])
         jobs = self._shares(zones, pool.count + 1)
         h, w = frame.shape[:2]
         boxes = []
         for part in jobs[1:]:
-            b = [self._strip_maps.box(z.key, z.homography, z.size, (w, h)) for _, z in part]
+            b = [maps.box(z.key, z.homography, z.size, (w, h)) for _, z in part]
             if b:
                 boxes.append((min(x[0] for x in b), min(x[1] for x in b),
                               max(x[2] for x in b), max(x[3] for x in b)))
-        pool.cut(frame, jobs[1:], self.templates, boxes)
-        own = {i: zone_steps.cut(frame, z, self._strip_maps, s) for i, z in jobs[0]}
-        margins = pool.margins()
-        margins.update({i: m for i, (_, m) in own.items()})
-        refs = zone_steps.table_refs(zones, [margins[i] for i in range(len(zones))])
-        pool.read(refs)
-        reads = {i: zone_steps.read(refl, m, zones[i], refs, self.templates, s)
-                 for i, (refl, m) in own.items()}
+        pool.read(frame, jobs[1:], refs, self.templates, boxes)
+        reads = {}
+        for i, z in jobs[0]:
+            refl, m = zone_steps.cut(frame, z, maps, s)
+            reads[i] = zone_steps.read(refl, m, z, refs, self.templates, s)
         hands = hand_flags(frame, layout)
         reads.update(pool.reads())
         return [reads[i] for i in range(len(zones))], hands

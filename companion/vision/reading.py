@@ -381,10 +381,15 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     return cv2.resize(half, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
 
 
+def margin_px(s: ReadingSettings) -> int:
+    """Width of each margin `table_margins` reads (px)."""
+    return max(2, s.px(4.0))
+
+
 def table_margins(refl: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.ndarray]:
     """The strip's left and right margins (where no centred card reaches), per row (rows x 3)."""
     w = refl.shape[1]
-    edge = max(2, s.px(4.0))
+    edge = margin_px(s)
     # Column by column: a mean over a short strided axis costs several times this.
     left = functools.reduce(np.add, (refl[:, i] for i in range(edge)))
     right = functools.reduce(np.add, (refl[:, w - 1 - i] for i in range(edge)))
@@ -741,6 +746,6 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 
 
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink", "is_card",
+           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink", "is_card", "margin_px",
            "read_strip", "recolour",
            "reflectance", "table_colour", "table_margins"]
