@@ -4,8 +4,9 @@ zone, in the reader's own process or in a worker process (`workers`), always the
 A frame's zones are read in two steps with a barrier between them: `cut` rectifies a zone
 into an upright reflectance strip and measures its margins; once every zone's margins are
 known the table's shade per side is their median (`table_refs`), and `read` finds and names
-the zone's cards against it.  A `Zone` says all a step needs, so it can be sent to another
-process as it is.
+the zone's cards against it.  `margins` gives a zone's margins without cutting all of it,
+so that the shade can be known before the zones are shared out.  A `Zone` says all a step
+needs, so it can be sent to another process as it is.
 """
 
 from __future__ import annotations
