@@ -20,6 +20,7 @@ from companion.rules.cards import Card
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 
 from . import geometry
+from . import workers as zone_workers
 from . import zones as zone_steps
 from .capture import check_frame
 from .config import load_config
@@ -27,6 +28,7 @@ from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import CardRead, ReadingSettings, is_card, recolour
+from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
 
 log = logging.getLogger(__name__)
@@ -53,27 +55,44 @@ class _Slot:
 class TableReader:
     """Reads frames of one table with one enrolled deck; keeps following the tiles."""
 
-    def __init__(self, deck: Deck, allow_missing_tiles: bool = False) -> None:
+    def __init__(self, deck: Deck, allow_missing_tiles: bool = False,
+                 workers: int | None = None) -> None:
         """`allow_missing_tiles`: a first frame may lack some tiles (they read `missing`);
-        by default the first frame must show all nine, as at the start of a game."""
+        by default the first frame must show all nine, as at the start of a game.
+        `workers`: worker processes that read zones beside this one (default: the
+        configuration's `pipeline.workers`; 0: none)."""
         self.deck = deck
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
         self.settings = ReadingSettings.load()
         self._strip_maps = StripMaps()
-        workers = int(load_config()["pipeline"]["threads"])
-        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="zones") \
-            if workers > 1 else None
+        cfg = load_config()["pipeline"]
+        threads = int(cfg["threads"])
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="zones") \
+            if threads > 1 else None
+        count = int(cfg.get("workers", 0)) if workers is None else int(workers)
+        self._workers: ZoneWorkers | None = None
+        if count > 0:
+            try:
+                self._workers = zone_workers.shared(count, float(cfg.get("worker_timeout_s",
+                                                                         5.0)))
+            except (OSError, ValueError) as exc:
+                log.warning("zone workers could not start (%s): zones are read in this "
+                            "process", exc)
 
     def reset(self) -> None:
         """Forget the table's layout (the next frame is decoded from scratch)."""
         self.tracker.reset()
 
     def close(self) -> None:
-        """Stop the zone-reading threads (safe twice; a reader also works without it)."""
-        if self._pool is not None:
+        """Stop the zone-reading threads and leave the worker processes (the last reader to
+        leave them stops them); safe twice, and a reader also works without it."""
+        if getattr(self, "_pool", None) is not None:
             self._pool.shutdown(wait=False)
             self._pool = None
+        workers, self._workers = getattr(self, "_workers", None), None
+        if workers is not None:
+            workers.release()
 
     def __enter__(self) -> TableReader:
         return self
@@ -82,9 +101,10 @@ class TableReader:
         self.close()
 
     def __del__(self) -> None:
-        pool = getattr(self, "_pool", None)
-        if pool is not None:
-            pool.shutdown(wait=False)
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit anything may be gone
+            pass
 
     # -- zones ------------------------------------------------------------------------------
     def _zone_list(self, layout: Layout) -> tuple[list[_Place], list[Zone], set[int]]:
@@ -131,7 +151,76 @@ class TableReader:
                     f"off{flag}{side}", None)
         return places, zones, obstructed
 
-    def _read_zones(self, frame: np.ndarray, zones: list[Zone]) -> list[list[CardRead]]:
+    def _read_zones(self, frame: np.ndarray, zones: list[Zone], layout: Layout
+                    ) -> tuple[list[list[CardRead]], tuple[int, ...]]:
+        """Every zone's reads, and the flags under hands (`hand_flags`): shared with the
+        worker processes when there are any, else in this process."""
+        pool = self._workers
+        if pool is not None and pool.closed:
+            self._workers = pool = None
+        # Another reader (thread) using the workers, or an odd frame size: read it here.
+        if pool is not None and pool.fits(frame) and pool.lock.acquire(blocking=False):
+            try:
+                return self._read_shared(pool, frame, zones, layout)
+            except WorkerError as exc:
+                log.warning("zone workers stopped (%s): zones are read in this process from "
+                            "now on", exc)
+                pool.close()
+                self._workers = None
+            except BaseException:
+                pool.close()            # its workers may be half-way through this frame
+                self._workers = None
+                raise
+            finally:
+                pool.lock.release()
+        return self._read_here(frame, zones), hand_flags(frame, layout)
+
+    def _read_shared(self, pool: ZoneWorkers, frame: np.ndarray, zones: list[Zone],
+                     layout: Layout) -> tuple[list[list[CardRead]], tuple[int, ...]]:
+        """The zones shared out from west to east, this process first (the same zones every
+        frame, so each process keeps its zones' pixel maps, and each worker is handed only
+        its stretch of the frame); this process looks for hands while the workers read.
+
+        The table's shade (`table_refs`) comes first, from every zone's margins cut alone,
+        so that the workers cut and read their zones in one go, without waiting for the
+        others' margins.
+        """
+        s = self.settings
+        maps = self._strip_maps
+        refs = zone_steps.table_refs(zones, [zone_steps.margins(frame, z, maps, s)
+                                             for z in zones])
+        jobs = self._shares(zones, pool.count + 1)
+        h, w = frame.shape[:2]
+        boxes = []
+        for part in jobs[1:]:
+            b = [maps.box(z.key, z.homography, z.size, (w, h)) for _, z in part]
+            if b:
+                boxes.append((min(x[0] for x in b), min(x[1] for x in b),
+                              max(x[2] for x in b), max(x[3] for x in b)))
+        pool.read(frame, jobs[1:], refs, self.templates, boxes)
+        reads = {}
+        for i, z in jobs[0]:
+            refl, m = zone_steps.cut(frame, z, maps, s)
+            reads[i] = zone_steps.read(refl, m, z, refs, self.templates, s)
+        hands = hand_flags(frame, layout)
+        reads.update(pool.reads())
+        return [reads[i] for i in range(len(zones))], hands
+
+    @staticmethod
+    def _shares(zones: list[Zone], parts: int) -> list[list[tuple[int, Zone]]]:
+        """The zones in `parts` runs of neighbours from west to east (by where each strip's
+        middle lies in the frame), as even as the zones allow."""
+        def across(z: Zone) -> float:
+            w, h = z.size
+            p = z.homography @ np.array([w / 2, h / 2, 1.0])
+            return float(p[0] / p[2])
+
+        order = sorted(range(len(zones)), key=lambda i: across(zones[i]))
+        cuts = [round(len(order) * p / parts) for p in range(parts + 1)]
+        return [[(i, zones[i]) for i in sorted(order[cuts[p]:cuts[p + 1]])]
+                for p in range(parts)]
+
+    def _read_here(self, frame: np.ndarray, zones: list[Zone]) -> list[list[CardRead]]:
         """Every zone's reads, in this process (on the zone threads, if any)."""
         s = self.settings
 
@@ -148,7 +237,7 @@ class TableReader:
     def _zones(self, frame: np.ndarray, layout: Layout
                ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
         places, zones, obstructed = self._zone_list(layout)
-        results = self._read_zones(frame, zones)
+        results, hands = self._read_zones(frame, zones, layout)
         out: list[tuple[_Place, list[CardRead]]] = []
         merged: dict[str, int] = {}
         for place, reads in zip(places, results):
@@ -157,7 +246,7 @@ class TableReader:
             else:
                 merged[place.where] = len(out)
                 out.append((place, list(reads)))
-        obstructed.update(hand_flags(frame, layout))
+        obstructed.update(hands)
         return out, sorted(obstructed)
 
     # -- the whole table ----------------------------------------------------------------------

@@ -453,10 +453,15 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     return cv2.resize(half, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
 
 
+def margin_px(s: ReadingSettings) -> int:
+    """Width of each margin `table_margins` reads (px)."""
+    return max(2, s.px(4.0))
+
+
 def table_margins(refl: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.ndarray]:
     """The strip's left and right margins (where no centred card reaches), per row (rows x 3)."""
     w = refl.shape[1]
-    edge = max(2, s.px(4.0))
+    edge = margin_px(s)
     # Column by column: a mean over a short strided axis costs several times this.
     left = functools.reduce(np.add, (refl[:, i] for i in range(edge)))
     right = functools.reduce(np.add, (refl[:, w - 1 - i] for i in range(edge)))
@@ -753,12 +758,21 @@ def _second_look(m: Maps, tpl: Templates, by_class: np.ndarray, tops: np.ndarray
 
 
 def _scored(r: CardRead, tpl: Templates, s: ReadingSettings, h: np.ndarray) -> CardRead:
-    assert r.shape is not None
-    dist = np.minimum(np.linalg.norm(tpl.hues - h[None, :], axis=1), s.colour_cap)
-    score = r.shape - s.colour_weight * dist
-    order = np.argsort(-score)[:5]
-    return CardRead(tuple((tpl.cards[j], float(score[j])) for j in order), r.top_mm,
-                    r.centre_mm, r.shape, r.hue, r.edge)
+    """The read scored again with the colour `h`."""
+    return _scored_all([r], tpl, s, np.asarray(h, np.float32)[None, :])[0]
+
+
+def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues: np.ndarray
+                ) -> list[CardRead]:
+    """The reads scored again with the colours `hues` (one row each), all at once."""
+    shape = np.stack([r.shape for r in reads])                    # type: ignore[misc]
+    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
+                      s.colour_cap)
+    score = shape - s.colour_weight * dist
+    order = np.argsort(-score, axis=1)[:, :5]
+    return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
+                     r.shape, r.hue, r.edge)
+            for r, o, sc in zip(reads, order, score)]
 
 
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
@@ -784,9 +798,13 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         y = np.array([tpl.hues[idx[c.best]] for c in
                       (cur[at[id(r)]] for r in fit)], np.float64)
         wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
-        cur = [r if r.hue is None or r.shape is None else
-               _scored(r, tpl, s, (np.array([*r.hue, 1.0]) @ wmat).astype(np.float32))
-               for r in reads]
+        todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
+        if todo:
+            hues = np.array([(np.array([*reads[i].hue, 1.0]) @ wmat)     # type: ignore[misc]
+                             .astype(np.float32) for i in todo], np.float32)
+            cur = list(reads)
+            for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s, hues)):
+                cur[i] = r
     return cur
 
 
@@ -854,6 +872,6 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 
 
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink", "is_card",
+           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink", "is_card", "margin_px",
            "read_strip", "recolour",
            "reflectance", "table_colour", "table_margins"]

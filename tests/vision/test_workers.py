@@ -1,0 +1,101 @@
+"""Zones read by worker processes (`pipeline.workers`): the same observation as a reader on
+its own, workers gone after `close()`, and a reader that outlives a dead or hung worker."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+from companion.vision import workers as zone_workers
+from companion.vision.pipeline import TableReader
+
+from .vision_helpers import deck, frame
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "memfd_create"),
+                                reason="worker processes share frames through a memory file")
+
+
+def _alone(name: str) -> list[object]:
+    with TableReader(deck(name), workers=0) as reader:
+        return [reader.read(frame(name)), reader.read(frame(name))]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    # Reaped by the pool: a pid still there would be another process or a zombie.
+    with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+        return fh.read().split()[2] == "Z"
+
+
+def test_workers_read_what_the_reader_reads_alone_and_stop_on_close() -> None:
+    want = _alone("classic")
+    reader = TableReader(deck("classic"), workers=1)
+    assert reader._workers is not None
+    pids = reader._workers.pids
+    assert [reader.read(frame("classic")), reader.read(frame("classic"))] == want
+    reader.close()
+    reader.close()                                   # safe twice
+    assert all(_gone(p) for p in pids)
+
+
+def test_readers_share_one_pool_and_the_last_one_stops_it() -> None:
+    a = TableReader(deck("classic"), workers=1)
+    b = TableReader(deck("bold"), workers=1)
+    assert a._workers is b._workers and a._workers is not None
+    pids = a._workers.pids
+    assert b.read(frame("bold")) == _alone("bold")[0]
+    a.close()
+    assert not any(_gone(p) for p in pids)
+    assert a.read(frame("classic")) == _alone("classic")[0]     # on its own now
+    b.close()
+    assert all(_gone(p) for p in pids)
+
+
+@pytest.mark.parametrize("how", ["killed", "hung"])
+def test_a_dead_or_hung_worker_leaves_the_reader_reading_on_its_own(
+        how: str, caplog: pytest.LogCaptureFixture) -> None:
+    want = _alone("classic")
+    reader = TableReader(deck("classic"), workers=1)
+    pool = reader._workers
+    assert pool is not None
+    assert reader.read(frame("classic")) == want[0]
+    pid = pool.pids[0]
+    pool.timeout_s = 1.0
+    os.kill(pid, signal.SIGKILL if how == "killed" else signal.SIGSTOP)
+    try:
+        with caplog.at_level(logging.WARNING, logger="companion.vision.pipeline"):
+            t = time.monotonic()
+            assert reader.read(frame("classic")) == want[1]
+            assert time.monotonic() - t < 10.0
+        assert any("zone workers stopped" in r.getMessage() for r in caplog.records)
+        assert reader._workers is None and pool.closed
+        assert reader.read(frame("classic")) == want[1]
+    finally:
+        if how == "hung" and not _gone(pid):
+            os.kill(pid, signal.SIGKILL)
+        reader.close()
+    assert _gone(pid)
+
+
+def test_a_frame_larger_than_the_shared_memory_is_read_here() -> None:
+    big = np.pad(frame("classic"), ((0, 64), (0, 64), (0, 0)), mode="edge")
+    assert big.nbytes > zone_workers.FRAME_BYTES
+    with TableReader(deck("classic"), workers=0) as alone:
+        want = alone.read(big)
+    with TableReader(deck("classic"), workers=1) as reader:
+        assert reader._workers is not None and not reader._workers.fits(big)
+        assert reader.read(big) == want
+        assert reader._workers is not None           # still there for the camera's frames
+
+
+def test_no_workers_unless_configured() -> None:
+    with TableReader(deck("classic")) as reader:
+        assert reader._workers is None
