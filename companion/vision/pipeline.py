@@ -181,14 +181,12 @@ class TableReader:
         frame, so each process keeps its zones' pixel maps, and each worker is handed only
         its stretch of the frame); this process looks for hands while the workers read.
 
-        The table's shade (`table_refs`) comes first, from every zone's margins cut alone,
-        so that the workers cut and read their zones in one go, without waiting for the
-        others' margins.
+        The workers cut their zones while this process cuts its own and takes the margins
+        of theirs from those columns alone (`zones.margins`): the table's shade is then
+        known here first, and each worker answers once, with its reads.
         """
         s = self.settings
         maps = self._strip_maps
-        refs = zone_steps.table_refs(zones, [zone_steps.margins(frame, z, maps, s)
-                                             for z in zones])
         jobs = self._shares(zones, pool.count + 1)
         h, w = frame.shape[:2]
         boxes = []
@@ -197,11 +195,16 @@ class TableReader:
             if b:
                 boxes.append((min(x[0] for x in b), min(x[1] for x in b),
                               max(x[2] for x in b), max(x[3] for x in b)))
-        pool.read(frame, jobs[1:], refs, self.templates, boxes)
-        reads = {}
-        for i, z in jobs[0]:
-            refl, m = zone_steps.cut(frame, z, maps, s)
-            reads[i] = zone_steps.read(refl, m, z, refs, self.templates, s)
+        pool.cut(frame, jobs[1:], self.templates, boxes)
+        own = {i: zone_steps.cut(frame, z, maps, s) for i, z in jobs[0]}
+        margins = {i: m for i, (_, m) in own.items()}
+        for part in jobs[1:]:
+            for i, z in part:
+                margins[i] = zone_steps.margins(frame, z, maps, s)
+        refs = zone_steps.table_refs(zones, [margins[i] for i in range(len(zones))])
+        pool.read(refs)
+        reads = {i: zone_steps.read(refl, m, zones[i], refs, self.templates, s)
+                 for i, (refl, m) in own.items()}
         hands = hand_flags(frame, layout)
         reads.update(pool.reads())
         return [reads[i] for i in range(len(zones))], hands
