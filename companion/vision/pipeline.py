@@ -71,6 +71,7 @@ class TableReader:
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="zones") \
             if threads > 1 else None
         count = int(cfg.get("workers", 0)) if workers is None else int(workers)
+        self._reader_share = float(cfg.get("reader_share", 1.0))
         self._workers: ZoneWorkers | None = None
         if count > 0:
             try:
@@ -187,7 +188,7 @@ class TableReader:
         """
         s = self.settings
         maps = self._strip_maps
-        jobs = self._shares(zones, pool.count + 1)
+        jobs = self._shares(zones, pool.count + 1, self._reader_share)
         h, w = frame.shape[:2]
         boxes = []
         for part in jobs[1:]:
@@ -210,16 +211,18 @@ class TableReader:
         return [reads[i] for i in range(len(zones))], hands
 
     @staticmethod
-    def _shares(zones: list[Zone], parts: int) -> list[list[tuple[int, Zone]]]:
+    def _shares(zones: list[Zone], parts: int, first: float = 1.0
+                ) -> list[list[tuple[int, Zone]]]:
         """The zones in `parts` runs of neighbours from west to east (by where each strip's
-        middle lies in the frame), as even as the zones allow."""
+        middle lies in the frame), the first run `first` times as long as each other one."""
         def across(z: Zone) -> float:
             w, h = z.size
             p = z.homography @ np.array([w / 2, h / 2, 1.0])
             return float(p[0] / p[2])
 
         order = sorted(range(len(zones)), key=lambda i: across(zones[i]))
-        cuts = [round(len(order) * p / parts) for p in range(parts + 1)]
+        total = first + parts - 1
+        cuts = [0] + [round(len(order) * (first + p - 1) / total) for p in range(1, parts + 1)]
         return [[(i, zones[i]) for i in sorted(order[cuts[p]:cuts[p + 1]])]
                 for p in range(parts)]
 
