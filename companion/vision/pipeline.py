@@ -71,6 +71,7 @@ class TableReader:
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="zones") \
             if threads > 1 else None
         count = int(cfg.get("workers", 0)) if workers is None else int(workers)
+        self._reader_share = float(cfg.get("reader_share", 1.0))
         self._workers: ZoneWorkers | None = None
         if count > 0:
             try:
@@ -181,15 +182,13 @@ class TableReader:
         frame, so each process keeps its zones' pixel maps, and each worker is handed only
         its stretch of the frame); this process looks for hands while the workers read.
 
-        The table's shade (`table_refs`) comes first, from every zone's margins cut alone,
-        so that the workers cut and read their zones in one go, without waiting for the
-        others' margins.
+        The workers cut their zones while this process cuts its own and takes the margins
+        of theirs from those columns alone (`zones.margins`): the table's shade is then
+        known here first, and each worker answers once, with its reads.
         """
         s = self.settings
         maps = self._strip_maps
-        refs = zone_steps.table_refs(zones, [zone_steps.margins(frame, z, maps, s)
-                                             for z in zones])
-        jobs = self._shares(zones, pool.count + 1)
+        jobs = self._shares(zones, pool.count + 1, self._reader_share)
         h, w = frame.shape[:2]
         boxes = []
         for part in jobs[1:]:
@@ -197,26 +196,33 @@ class TableReader:
             if b:
                 boxes.append((min(x[0] for x in b), min(x[1] for x in b),
                               max(x[2] for x in b), max(x[3] for x in b)))
-        pool.read(frame, jobs[1:], refs, self.templates, boxes)
-        reads = {}
-        for i, z in jobs[0]:
-            refl, m = zone_steps.cut(frame, z, maps, s)
-            reads[i] = zone_steps.read(refl, m, z, refs, self.templates, s)
+        pool.cut(frame, jobs[1:], self.templates, boxes)
+        own = {i: zone_steps.cut(frame, z, maps, s) for i, z in jobs[0]}
+        margins = {i: m for i, (_, m) in own.items()}
+        for part in jobs[1:]:
+            for i, z in part:
+                margins[i] = zone_steps.margins(frame, z, maps, s)
+        refs = zone_steps.table_refs(zones, [margins[i] for i in range(len(zones))])
+        pool.read(refs)
+        reads = {i: zone_steps.read(refl, m, zones[i], refs, self.templates, s)
+                 for i, (refl, m) in own.items()}
         hands = hand_flags(frame, layout)
         reads.update(pool.reads())
         return [reads[i] for i in range(len(zones))], hands
 
     @staticmethod
-    def _shares(zones: list[Zone], parts: int) -> list[list[tuple[int, Zone]]]:
+    def _shares(zones: list[Zone], parts: int, first: float = 1.0
+                ) -> list[list[tuple[int, Zone]]]:
         """The zones in `parts` runs of neighbours from west to east (by where each strip's
-        middle lies in the frame), as even as the zones allow."""
+        middle lies in the frame), the first run `first` times as long as each other one."""
         def across(z: Zone) -> float:
             w, h = z.size
             p = z.homography @ np.array([w / 2, h / 2, 1.0])
             return float(p[0] / p[2])
 
         order = sorted(range(len(zones)), key=lambda i: across(zones[i]))
-        cuts = [round(len(order) * p / parts) for p in range(parts + 1)]
+        total = first + parts - 1
+        cuts = [0] + [round(len(order) * (first + p - 1) / total) for p in range(1, parts + 1)]
         return [[(i, zones[i]) for i in sorted(order[cuts[p]:cuts[p + 1]])]
                 for p in range(parts)]
 

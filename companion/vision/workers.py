@@ -5,7 +5,7 @@ lock serialises the Python between them.  Worker processes each have their own i
 They are started once and shared by every `TableReader` of the process; the frame is handed
 over through shared memory (no copy through a pipe), the deck's templates are sent once per
 worker, and only small things travel per frame: the zones (a homography and two colours
-each) with the table's shade, and the card reads.
+each), the table's shade, and the card reads.
 
 Workers are fresh interpreters (`python -m companion.vision.workers`), not forks: a fork of
 a process whose OpenCV thread pool has run can hang in the child's first OpenCV call (the
@@ -33,6 +33,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from . import geometry
@@ -52,11 +53,13 @@ class WorkerError(RuntimeError):
 
 
 def _serve(conn_in: Connection, conn_out: Connection, buffer: mmap.mmap) -> None:
-    """A worker's loop: cut and read its zones of the shared frame against the table's shade
-    it is given; any failure is reported, never raised (the reader decides)."""
+    """A worker's loop: cut its zones of the shared frame, then read them once it is given
+    the table's shade; any failure is reported, never raised (the reader decides)."""
     s = ReadingSettings.load()
     maps = StripMaps()
     decks: dict[int, Templates] = {}
+    held: list[tuple[int, Zone, np.ndarray, Margins]] = []
+    token = 0
     while True:
         try:
             msg = conn_in.recv()
@@ -65,22 +68,25 @@ def _serve(conn_in: Connection, conn_out: Connection, buffer: mmap.mmap) -> None
         try:
             if msg[0] == "stop":
                 return
-            if msg[0] != "read":
+            if msg[0] == "cut":
+                _, shape, jobs, token, tpl, live = msg
+                if tpl is not None:
+                    decks[token] = tpl
+                for old in [t for t in decks if t not in live]:
+                    del decks[old]
+                frame = np.frombuffer(buffer, np.uint8, count=int(np.prod(shape))
+                                      ).reshape(shape)
+                held = [(i, z, *cut(frame, z, maps, s)) for i, z in jobs]
+                del frame
+            elif msg[0] == "read":
+                refs = msg[1]
+                out = [(i, read(refl, m, z, refs, decks[token], s)) for i, z, refl, m in held]
+                held = []
+                conn_out.send(("reads", out))
+            else:
                 conn_out.send(("error", f"unknown request {msg[0]!r}"))
-                continue
-            _, shape, jobs, refs, token, tpl, live = msg
-            if tpl is not None:
-                decks[token] = tpl
-            for old in [t for t in decks if t not in live]:
-                del decks[old]
-            frame = np.frombuffer(buffer, np.uint8, count=int(np.prod(shape))).reshape(shape)
-            out = []
-            for i, z in jobs:
-                refl, m = cut(frame, z, maps, s)
-                out.append((i, read(refl, m, z, refs, decks[token], s)))
-            del frame
-            conn_out.send(("reads", out))
         except Exception as exc:  # noqa: BLE001 - reported to the reader, which falls back
+            held = []
             try:
                 conn_out.send(("error", f"{type(exc).__name__}: {exc}"))
             except (OSError, ValueError):
@@ -90,6 +96,7 @@ def _serve(conn_in: Connection, conn_out: Connection, buffer: mmap.mmap) -> None
 def main(argv: Sequence[str]) -> int:
     """A worker process: `python -m companion.vision.workers IN_FD OUT_FD FRAME_FD`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the reader's to handle
+    cv2.setNumThreads(1)            # the cores are shared out by zones, not inside each call
     fd_in, fd_out, fd_frame = (int(a) for a in argv)
     buffer = mmap.mmap(fd_frame, FRAME_BYTES)
     os.close(fd_frame)
@@ -169,12 +176,11 @@ class ZoneWorkers:
             del self._tokens[oldest]
         return token
 
-    # -- one frame -------------------------------------------------------------------------
-    def read(self, frame: np.ndarray, jobs: Sequence[Sequence[tuple[int, Zone]]],
-             refs: dict[str, np.ndarray], tpl: Templates,
-             boxes: Sequence[tuple[int, int, int, int]]) -> None:
-        """Hand the frame over and ask worker `n` to cut and read the zones `jobs[n]`
-        (index, zone) against the table's shade `refs`; `reads` collects the answers.
+    # -- one frame: cut, then read -----------------------------------------------------------
+    def cut(self, frame: np.ndarray, jobs: Sequence[Sequence[tuple[int, Zone]]],
+            tpl: Templates, boxes: Sequence[tuple[int, int, int, int]]) -> None:
+        """Hand the frame over and ask worker `n` to cut the zones `jobs[n]` (index, zone);
+        they wait for `read` to read them (no answer in between).
 
         Only the `boxes` (x0, y0, x1, y1: the pixels the workers' zones read) are copied into
         the shared memory: the rest of it is never read, and copying a whole frame costs
@@ -188,8 +194,14 @@ class ZoneWorkers:
         live = [t for t, _ in self._tokens.values()]
         for n, w in enumerate(self._workers):
             send = tpl if token not in w.decks else None
-            self._send(w, ("read", frame.shape, list(jobs[n]), refs, token, send, live))
+            self._send(w, ("cut", frame.shape, list(jobs[n]), token, send, live))
             w.decks = (w.decks | {token}) & set(live)
+
+    def read(self, refs: dict[str, np.ndarray]) -> None:
+        """Ask the workers to read the zones they cut against the table's shade `refs`;
+        `reads` collects the answers."""
+        for w in self._workers:
+            self._send(w, ("read", refs))
 
     def reads(self) -> dict[int, list[CardRead]]:
         """The card reads of every zone the workers cut, by zone index."""

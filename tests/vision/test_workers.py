@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from companion.vision import workers as zone_workers
+from companion.vision.config import load_config
 from companion.vision.pipeline import TableReader
 
 from .vision_helpers import deck, frame
@@ -96,6 +97,21 @@ def test_a_frame_larger_than_the_shared_memory_is_read_here() -> None:
         assert reader._workers is not None           # still there for the camera's frames
 
 
-def test_no_workers_unless_configured() -> None:
+def test_the_configured_number_of_workers() -> None:
+    want = int(load_config()["pipeline"]["workers"])
     with TableReader(deck("classic")) as reader:
-        assert reader._workers is None
+        assert (reader._workers.count if reader._workers else 0) == want
+
+
+def test_zones_are_shared_out_west_to_east_the_reader_first() -> None:
+    with TableReader(deck("classic"), workers=0) as reader:
+        layout = reader.tracker.update(frame("classic"))
+        _, zones, _ = reader._zone_list(layout)
+        even = reader._shares(zones, 2)
+        light = reader._shares(zones, 3, 0.5)
+    assert [len(p) for p in even] == [11, 11]
+    assert [len(p) for p in light] == [4, 9, 9]
+    for shares in (even, light):
+        assert sorted(i for p in shares for i, _ in p) == list(range(len(zones)))
+        wests = [max(z.homography[0, 2] / z.homography[2, 2] for _, z in p) for p in shares]
+        assert wests == sorted(wests)
