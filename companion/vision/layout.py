@@ -719,8 +719,9 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     count.  Glare is white light added to the table: its chroma lies between the table's and
     grey, its outline is soft and it peaks inside the frame; a region made mostly of such
     pixels (a pale arm over a wood table looks the same, pixel by pixel) counts only if its
-    outline is sharp or it is as bright where it meets the edge as anywhere.  A flag is obstructed when such a region covers
-    enough of its zone (either side of the line, out to the zone's far end).
+    outline is sharp or it is as bright where it meets the edge as anywhere.  A flag is
+    obstructed when such a region covers enough of its zone (either side of the line, out to
+    the zone's far end).
     """
     cfg = load_config()["obstruction"]
     f = float(cfg["scale"])

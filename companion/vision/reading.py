@@ -11,7 +11,7 @@ colour channels) for the colour.  Both come from the same cells for the deck and
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 import cv2
 import numpy as np
@@ -20,6 +20,11 @@ from companion.rules.cards import Card
 
 from . import cvcompat, geometry
 from .config import load_config
+
+
+# Settings whose name in config.yaml ("reading") is not the field's own.
+_CONFIG_KEYS = {"inset_mm": "band_inset_mm", "coarse_mm": "coarse_cell_mm",
+                "overlap_mm": "tile_overlap_mm"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,27 +84,12 @@ class ReadingSettings:
     @functools.lru_cache(maxsize=1)
     def load(cls) -> ReadingSettings:
         c = load_config()["reading"]
-        return cls(float(c["px_per_mm"]), float(c["band_mm"]), float(c["band_inset_mm"]),
-                   float(c["cell_mm"]), float(c["coarse_cell_mm"]), float(c["card_delta"]), float(c["paper_delta"]), float(c["close_mm"]), float(c["table_rows_mm"]),
-                   float(c["row_cover"]), float(c["row_middle_mm"]), float(c["min_run_mm"]),
-                   float(c["top_search_mm"]), float(c["gap_mm"]), float(c["scan_step_mm"]),
-                   float(c["force_min"]),
-                   float(c["min_step_mm"]), float(c["peak_min"]),
-                   float(c["end_slack_mm"]), float(c["tile_overlap_mm"]), float(c["refine_mm"]), float(c["side_search_mm"]),
-                   tuple(float(x) for x in c["scales"]), float(c["refine_x_mm"]),
-                   float(c["colour_weight"]), float(c["colour_cap"]),
-                   float(c["paper_share"]),
-                   float(c["doubt_margin"]), float(c["doubt_min_score"]),
-                   float(c["not_a_card_score"]), float(c["edge_check_below"]),
-                   float(c["edge_step"]), float(c["edge_cover_min"]),
-                   float(c["edge_search_mm"]), float(c["doubt_low_margin"]),
-                   float(c["doubt_floor"]), float(c["table_far_delta"]),
-                   float(c["recolour_min_shape"]), int(c["recolour_min_reads"]),
-                   float(c["recolour_stiffness"]), float(c["card_shape_min"]),
-                   float(c["fine_margin"]), float(c["fine_delta"]), float(c["fine_search_mm"]),
-                   float(c["fine_weight"]), float(c["fine_overturn"]),
-                   float(c["across_edge_mm"]), float(c["card_lead_min"]),
-                   float(c["card_sure_shape"]), float(c["fallback_drop"]))
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            raw = c[_CONFIG_KEYS.get(f.name, f.name)]
+            values[f.name] = (tuple(float(x) for x in raw) if f.name == "scales"
+                              else int(raw) if f.type == "int" else float(raw))
+        return cls(**values)  # type: ignore[arg-type]
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
@@ -560,10 +550,10 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
             continue
         ys = np.arange(lo, hi, step)
         # Both guesses of the card's left edge from the mask, and places across the column
-        # every coarse cell either side of its nominal one, as far as the strip allows (cards are laid centred on their
-        # flag's tile, within a few mm, and a claimed tile's line position is a guess): where
-        # the mask's edges mislead (a seam in the wood, a shade the table reference missed),
-        # the band's own fit finds the card.
+        # every coarse cell either side of its nominal one, as far as the strip allows
+        # (cards are laid centred on their flag's tile, within a few mm, and a claimed
+        # tile's line position is a guess): where the mask's edges mislead (a seam in the
+        # wood, a shade the table reference missed), the band's own fit finds the card.
         nominal = (w - s.px(geometry.CARD_W)) // 2
         cell = s.px(s.coarse_mm)
         reach = max(0, ((w - s.px(geometry.CARD_W)) // 2 - s.px(s.across_edge_mm)) // cell)
@@ -793,12 +783,12 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
     lam = s.recolour_stiffness
     cur = list(reads)
+    todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
     for _ in range(2):
         x = np.array([[*r.hue, 1.0] for r in fit])                         # type: ignore[misc]
         y = np.array([tpl.hues[idx[c.best]] for c in
                       (cur[at[id(r)]] for r in fit)], np.float64)
         wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
-        todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
         if todo:
             hues = np.array([(np.array([*reads[i].hue, 1.0]) @ wmat)     # type: ignore[misc]
                              .astype(np.float32) for i in todo], np.float32)
@@ -835,20 +825,26 @@ def is_card(r: CardRead, s: ReadingSettings) -> bool:
     """Whether a read is a card: a "top" that fits no card at all is a card's body, a shadow
     or a hand; one that fits only fairly (a washed-out colour, or a shape not sure) must
     also show a card's straight top edge."""
-    sure = r.shape is not None and float(r.shape.max()) >= s.card_sure_shape
-    return r.score >= s.not_a_card_score and (r.score >= s.edge_check_below or sure
+    return r.score >= s.not_a_card_score and (r.score >= s.edge_check_below
+                                              or _sure_shape(r, s)
                                               or r.edge >= s.edge_cover_min)
+
+
+def _sure_shape(r: CardRead, s: ReadingSettings) -> bool:
+    """Whether a read's band fits some value or mark so well that it is a card's."""
+    return r.shape is not None and float(r.shape.max()) >= s.card_sure_shape
 
 
 def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:
     """Whether a band's shape is a card's: it fits some value or mark well, and that one
-    clearly better than the deck's average unless it fits very well.  A soft glare edge or wood grain across the
-    column fits the band's layout (ink above, paper below) about as well for every card."""
+    clearly better than the deck's average unless it fits very well.  A soft glare edge or
+    wood grain across the column fits the band's layout (ink above, paper below) about as
+    well for every card."""
     if r.shape is None:
         return False
     best = float(r.shape.max())
-    return best >= s.card_shape_min and (best >= s.card_sure_shape or
-                                         best - float(np.median(r.shape)) >= s.card_lead_min)
+    return best >= s.card_shape_min and (
+        _sure_shape(r, s) or best - float(np.median(r.shape)) >= s.card_lead_min)
 
 
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
@@ -867,11 +863,14 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     m = Maps.of(refl, s)
     reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm), tpl)
              if _fits_a_card(r, s)]
-    reads = [replace(r, edge=edge_cover(refl, r.top_mm, r.centre_mm, s)) for r in reads]
+    # Only a read short of a sure shape may need its top edge (`is_card`).
+    reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
+                                                                  r.centre_mm, s))
+             for r in reads]
     return [r for r in reads if is_card(r, s)] if final else reads
 
 
 __all__ = ["CardRead", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify", "identify_many", "ink", "is_card", "margin_px",
-           "read_strip", "recolour",
+           "card_mask", "descriptors", "edge_cover", "find_tops", "hue", "identify",
+           "identify_many", "ink", "is_card", "margin_px", "read_strip", "recolour",
            "reflectance", "table_colour", "table_margins"]
