@@ -1,0 +1,64 @@
+"""The reader's shortcuts give what the plain measures give: a shortcut that drifts would
+change reads only on rare frames, where no other test would notice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision.reading import (Correlator, Maps, ReadingSettings, _normalise, hue, hues,
+                                      raw_cells, shifted_cells)
+
+from .vision_helpers import deck
+
+
+def _maps(seed: int = 3) -> Maps:
+    rng = np.random.default_rng(seed)
+    s = ReadingSettings.load()
+    refl = rng.random((s.px(201.0), s.px(88.0), 3)).astype(np.float32)
+    return Maps.of(refl, s)
+
+
+@pytest.mark.parametrize("which", ["coarse", "left half", "right half"])
+def test_folded_correlations_equal_normalised_products(which: str) -> None:
+    tpl = deck("classic").templates
+    templates, weights, corr = {
+        "coarse": (tpl.coarse, tpl.coarse_w, tpl.coarse_c),
+        "left half": (tpl.halves[0], tpl.half_w[0], tpl.halves_c[0]),
+        "right half": (tpl.halves[1], tpl.half_w[1], tpl.halves_c[1])}[which]
+    rng = np.random.default_rng(5)
+    raw = rng.random((40, templates.shape[1])).astype(np.float32)
+    raw[0] = 0.0                                   # blank paper: no spread at all
+    raw[1] = 0.7                                   # an even grey: spread from the weights only
+    want = _normalise(raw * weights) @ templates.T
+    assert np.allclose(corr.sims(raw), want, atol=2e-5)
+    assert np.allclose(corr.best(raw), want.max(axis=1), atol=2e-5)
+
+
+@pytest.mark.parametrize("start", [-9, 0, 37, 170])     # off the top, inside, off the bottom
+def test_shared_cells_equal_gathered_cells(start: int) -> None:
+    m = _maps()
+    s = m.s
+    cell = s.px(s.coarse_mm)
+    ys = np.arange(start, start + 60, max(1, s.px(s.scan_step_mm)))
+    lefts = np.arange(-3 * cell, 6 * cell, cell) + 7     # off the left and right sides too
+    got = shifted_cells(m, ys, lefts)
+    assert got is not None
+    want = raw_cells(m, np.repeat(ys, len(lefts)), np.tile(lefts, len(ys)), True)
+    assert np.array_equal(got, want)
+
+
+def test_uneven_scans_are_gathered_as_before() -> None:
+    m = _maps()
+    assert shifted_cells(m, np.array([0, 2, 5]), np.array([0, 4, 8])) is None
+    assert shifted_cells(m, np.array([0, 2, 4]), np.array([0, 3, 6])) is None
+
+
+def test_many_hues_equal_one_by_one() -> None:
+    m = _maps(8)
+    rng = np.random.default_rng(9)
+    h, w = m.ink.shape
+    tops = rng.integers(-12, h, 60)
+    lefts = rng.integers(-12, w - 40, 60)
+    want = np.array([hue(m, int(t), int(lf)) for t, lf in zip(tops, lefts)])
+    assert np.allclose(hues(m, tops, lefts), want, atol=1e-6)
