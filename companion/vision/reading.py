@@ -292,42 +292,6 @@ def hue(m: Maps, top: int, left: int) -> np.ndarray:
     return np.array([float((wgt * c1).sum()) / tot, float((wgt * c2).sum()) / tot], np.float32)
 
 
-def hues(m: Maps, tops: np.ndarray, lefts: np.ndarray) -> np.ndarray:
-    """`hue` of many bands (n x 2), those lying wholly inside the strip all at once: the
-    same measure from one gather instead of a dozen small array operations per band."""
-    s = m.s
-    out = np.zeros((len(tops), 2), np.float32)
-    bh, x0 = s.px(s.band_mm), s.px(s.inset_mm)
-    bw = s.px(geometry.CARD_W - s.inset_mm) - x0
-    h, w = m.ink.shape
-    tops = np.asarray(tops, np.int64)
-    lefts = np.asarray(lefts, np.int64) + x0
-    inside = (tops >= 0) & (tops + bh <= h) & (lefts >= 0) & (lefts + bw <= w)
-    for i in np.flatnonzero(~inside):
-        out[i] = hue(m, int(tops[i]), int(lefts[i]) - x0)
-    k = np.flatnonzero(inside)
-    if len(k) == 0 or bh <= 0 or bw <= 0:
-        return out
-    idx = (((tops[k, None] + np.arange(bh)) * w)[:, :, None] +
-           (lefts[k, None] + np.arange(bw))[:, None, :]).reshape(len(k), -1)
-    ink_b = m.ink.ravel().take(idx)
-    band = m.refl.reshape(-1, 3).take(idx.ravel(), axis=0).reshape(len(k), -1, 3)
-    wgt = ink_b * ink_b
-    tot = wgt.sum(axis=1)
-    least = np.argpartition(ink_b, max(4, int(idx.shape[1] * s.paper_share)), axis=1)
-    least = least[:, :max(4, int(idx.shape[1] * s.paper_share))]
-    paper = np.take_along_axis(band, least[:, :, None], axis=1).mean(axis=1)   # bands x 3
-    lit = paper.min(axis=1) > 0.2
-    gain = np.ones_like(paper)
-    gain[lit] = (paper[lit].mean(axis=1, keepdims=True) / paper[lit]).astype(np.float32)
-    b, g, r = (band[:, :, c] * gain[:, None, c] for c in range(3))
-    c1, c2 = r - g, 0.5 * (r + g) - b
-    safe = np.maximum(tot, 1e-6)
-    got = np.stack([(wgt * c1).sum(axis=1) / safe, (wgt * c2).sum(axis=1) / safe], axis=1)
-    out[k] = np.where((tot < 1e-6)[:, None], 0.0, got)
-    return out
-
-
 # -- the deck's side ------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Templates:
@@ -797,7 +761,7 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     k = (sl[every, :, best] + sr[every, :, best]).argmax(axis=1)
     tk, lk = tops[every, k], lefts[every, k]
     _second_look(m, tpl, by_class, tk, lk)
-    colours = hues(m, tk, lk)
+    colours = np.array([hue(m, int(t), int(lf)) for t, lf in zip(tk, lk)], np.float32)
     shape = by_class[:, tpl.class_of]                             # (cards read, deck cards)
     # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
     dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - colours[:, None, :], axis=2),
@@ -966,5 +930,5 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 
 __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "build_templates",
            "card_mask", "edge_cover", "find_tops", "hue", "identify",
-           "hues", "identify_many", "ink", "is_card", "margin_px", "read_strip", "recolour",
+           "identify_many", "ink", "is_card", "margin_px", "read_strip", "recolour",
            "reflectance", "shifted_cells", "table_colour", "table_margins"]

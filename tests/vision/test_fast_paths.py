@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.reading import (Correlator, Maps, ReadingSettings, _normalise, hue, hues,
-                                      raw_cells, shifted_cells)
+from companion.vision.reading import (Correlator, Maps, ReadingSettings, _normalise, raw_cells,
+                                      shifted_cells)
 
 from .vision_helpers import deck
 
@@ -52,13 +52,3 @@ def test_uneven_scans_are_gathered_as_before() -> None:
     m = _maps()
     assert shifted_cells(m, np.array([0, 2, 5]), np.array([0, 4, 8])) is None
     assert shifted_cells(m, np.array([0, 2, 4]), np.array([0, 3, 6])) is None
-
-
-def test_many_hues_equal_one_by_one() -> None:
-    m = _maps(8)
-    rng = np.random.default_rng(9)
-    h, w = m.ink.shape
-    tops = rng.integers(-12, h, 60)
-    lefts = rng.integers(-12, w - 40, 60)
-    want = np.array([hue(m, int(t), int(lf)) for t, lf in zip(tops, lefts)])
-    assert np.allclose(hues(m, tops, lefts), want, atol=1e-6)
