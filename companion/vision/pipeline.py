@@ -182,9 +182,10 @@ class TableReader:
         frame, so each process keeps its zones' pixel maps, and each worker is handed only
         its stretch of the frame); this process looks for hands while the workers read.
 
-        The workers cut their zones while this process cuts its own and takes the margins
-        of theirs from those columns alone (`zones.margins`): the table's shade is then
-        known here first, and each worker answers once, with its reads.
+        The workers cut their zones while this process cuts its own, and answer with their
+        zones' margins (a few numbers per row); the table's shade from every zone's margins
+        goes back to them, and they answer again with their reads.  Taking the workers'
+        margins here from the frame instead costs this process more than the wait.
         """
         s = self.settings
         maps = self._strip_maps
@@ -199,9 +200,7 @@ class TableReader:
         pool.cut(frame, jobs[1:], self.templates, boxes)
         own = {i: zone_steps.cut(frame, z, maps, s) for i, z in jobs[0]}
         margins = {i: m for i, (_, m) in own.items()}
-        for part in jobs[1:]:
-            for i, z in part:
-                margins[i] = zone_steps.margins(frame, z, maps, s)
+        margins.update(pool.margins())
         refs = zone_steps.table_refs(zones, [margins[i] for i in range(len(zones))])
         pool.read(refs)
         reads = {i: zone_steps.read(refl, m, zones[i], refs, self.templates, s)

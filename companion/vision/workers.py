@@ -5,7 +5,7 @@ lock serialises the Python between them.  Worker processes each have their own i
 They are started once and shared by every `TableReader` of the process; the frame is handed
 over through shared memory (no copy through a pipe), the deck's templates are sent once per
 worker, and only small things travel per frame: the zones (a homography and two colours
-each), the table's shade, and the card reads.
+each), their margins, the table's shade, and the card reads.
 
 Workers are fresh interpreters (`python -m companion.vision.workers`), not forks: a fork of
 a process whose OpenCV thread pool has run can hang in the child's first OpenCV call (the
@@ -53,8 +53,8 @@ class WorkerError(RuntimeError):
 
 
 def _serve(conn_in: Connection, conn_out: Connection, buffer: mmap.mmap) -> None:
-    """A worker's loop: cut its zones of the shared frame, then read them once it is given
-    the table's shade; any failure is reported, never raised (the reader decides)."""
+    """A worker's loop: cut its zones of the shared frame and send their margins, then read
+    them once it is given the table's shade; any failure is reported, never raised (the reader decides)."""
     s = ReadingSettings.load()
     maps = StripMaps()
     decks: dict[int, Templates] = {}
@@ -78,6 +78,7 @@ def _serve(conn_in: Connection, conn_out: Connection, buffer: mmap.mmap) -> None
                                       ).reshape(shape)
                 held = [(i, z, *cut(frame, z, maps, s)) for i, z in jobs]
                 del frame
+                conn_out.send(("margins", [(i, m) for i, _, _, m in held]))
             elif msg[0] == "read":
                 refs = msg[1]
                 out = [(i, read(refl, m, z, refs, decks[token], s)) for i, z, refl, m in held]
@@ -180,7 +181,7 @@ class ZoneWorkers:
     def cut(self, frame: np.ndarray, jobs: Sequence[Sequence[tuple[int, Zone]]],
             tpl: Templates, boxes: Sequence[tuple[int, int, int, int]]) -> None:
         """Hand the frame over and ask worker `n` to cut the zones `jobs[n]` (index, zone);
-        they wait for `read` to read them (no answer in between).
+        each answers with their margins (`margins`), then waits for `read` to read them.
 
         Only the `boxes` (x0, y0, x1, y1: the pixels the workers' zones read) are copied into
         the shared memory: the rest of it is never read, and copying a whole frame costs
@@ -196,6 +197,14 @@ class ZoneWorkers:
             send = tpl if token not in w.decks else None
             self._send(w, ("cut", frame.shape, list(jobs[n]), token, send, live))
             w.decks = (w.decks | {token}) & set(live)
+
+    def margins(self) -> dict[int, Margins]:
+        """The margins of every zone the workers cut (`zones.cut`), by zone index: each
+        worker sends them as soon as it has cut its zones."""
+        out: dict[int, Margins] = {}
+        for w in self._workers:
+            out.update(self._recv(w, "margins"))
+        return out
 
     def read(self, refs: dict[str, np.ndarray]) -> None:
         """Ask the workers to read the zones they cut against the table's shade `refs`;

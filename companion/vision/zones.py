@@ -4,9 +4,8 @@ zone, in the reader's own process or in a worker process (`workers`), always the
 A frame's zones are read in two steps with a barrier between them: `cut` rectifies a zone
 into an upright reflectance strip and measures its margins; once every zone's margins are
 known the table's shade per side is their median (`table_refs`), and `read` finds and names
-the zone's cards against it.  `margins` gives a zone's margins without cutting all of it,
-so that the shade can be known before the zones are shared out.  A `Zone` says all a step
-needs, so it can be sent to another process as it is.
+the zone's cards against it.  A `Zone` says all a step needs, so it can be sent to another
+process as it is.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ import numpy as np
 
 from companion.rules.position import SIDES, Side
 
-from .reading import (CardRead, ReadingSettings, Templates, margin_px, read_strip,
+from .reading import (CardRead, ReadingSettings, Templates, read_strip,
                       reflectance, table_colour, table_margins)
 
 Margins = tuple[np.ndarray, np.ndarray]
@@ -45,8 +44,7 @@ class StripMaps:
     def __init__(self) -> None:
         self._maps: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._boxes: dict[str, tuple[tuple[int, int], tuple[int, int, int, int]]] = {}
-        self._edges: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-
+        
     def get(self, key: str, hm: np.ndarray, size: tuple[int, int]
             ) -> tuple[np.ndarray, np.ndarray]:
         cached = self._maps.get(key)
@@ -64,18 +62,6 @@ class StripMaps:
         self._maps[key] = (corners, m1, m2)
         self._boxes.pop(key, None)
         return m1, m2
-
-    def edges(self, key: str, hm: np.ndarray, size: tuple[int, int], edge: int
-              ) -> tuple[np.ndarray, np.ndarray]:
-        """The maps of the strip's `edge` leftmost and rightmost columns only, side by side."""
-        m1, m2 = self.get(key, hm, size)
-        got = self._edges.get(key)
-        if got is None or got[0] is not m1:
-            w = m1.shape[1]
-            got = (m1, np.ascontiguousarray(np.concatenate([m1[:, :edge], m1[:, w - edge:]], 1)),
-                   np.ascontiguousarray(np.concatenate([m2[:, :edge], m2[:, w - edge:]], 1)))
-            self._edges[key] = got
-        return got[1], got[2]
 
     def box(self, key: str, hm: np.ndarray, size: tuple[int, int],
             frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -106,17 +92,6 @@ def cut(frame: np.ndarray, zone: Zone, maps: StripMaps, s: ReadingSettings
     return refl, table_margins(refl, s)
 
 
-def margins(frame: np.ndarray, zone: Zone, maps: StripMaps, s: ReadingSettings) -> Margins:
-    """The zone's margins as `cut` gives them, from those columns alone (a tenth of a cut):
-    each pixel of a remap, and of its reflectance, depends on that pixel's map alone."""
-    edge = margin_px(s)
-    if 2 * edge >= zone.size[0]:
-        return cut(frame, zone, maps, s)[1]
-    strip = cv2.remap(frame, *maps.edges(zone.key, zone.homography, zone.size, edge),
-                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return table_margins(reflectance(strip, zone.white, zone.black), s)
-
-
 def table_refs(zones: list[Zone], margins: list[Margins]) -> dict[str, np.ndarray]:
     """The table's shade at each distance from the line, per side: the median over that
     side's flag zones' margins (wood grain runs along the line; most margins are bare)."""
@@ -137,4 +112,4 @@ def read(refl: np.ndarray, margins: Margins, zone: Zone, refs: dict[str, np.ndar
     return read_strip(refl, tpl, True, table, zone.limit, final=False)
 
 
-__all__ = ["Margins", "StripMaps", "Zone", "cut", "margins", "read", "table_refs"]
+__all__ = ["Margins", "StripMaps", "Zone", "cut", "read", "table_refs"]
