@@ -112,13 +112,7 @@ def ink(refl: np.ndarray) -> np.ndarray:
     """How far each pixel is from white paper, whatever its hue: 1 - its darkest channel."""
     b, g, r = cv2.split(refl)
     darkest = cv2.min(cv2.min(b, g), r)
-    return np.clip(1.0 - darkest, 0.0, 1.0)
-
-
-def opponent(refl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Two opponent colour channels: red - green and yellow - blue."""
-    b, g, r = cv2.split(refl)
-    return r - g, 0.5 * (r + g) - b
+    return cv2.min(cv2.max(cv2.subtract(1.0, darkest), 0.0), 1.0)
 
 
 @dataclass(slots=True)
@@ -275,7 +269,7 @@ def hue(m: Maps, top: int, left: int) -> np.ndarray:
     y0, y1 = max(0, top), max(0, top + s.px(s.band_mm))
     x0, x1 = max(0, left + s.px(s.inset_mm)), max(0, left + s.px(geometry.CARD_W - s.inset_mm))
     ink_band = m.ink[y0:y1, x0:x1]
-    wgt = ink_band ** 2
+    wgt = ink_band * ink_band
     tot = float(wgt.sum())
     if tot < 1e-6:
         return np.zeros(2, np.float32)
@@ -285,14 +279,20 @@ def hue(m: Maps, top: int, left: int) -> np.ndarray:
     flat = ink_band.ravel()
     n = max(4, int(flat.size * s.paper_share))
     idx = np.argpartition(flat, n)[:n]
-    paper = band.reshape(-1, 3)[idx].mean(axis=0)
-    if float(paper.min()) > 0.2:
-        band = band * (float(paper.mean()) / paper).astype(np.float32)
-    c1, c2 = opponent(band)
-    return np.array([float((wgt * c1).sum()) / tot, float((wgt * c2).sum()) / tot], np.float32)
+    pixels = band.reshape(-1, 3)
+    paper = pixels[idx].mean(axis=0)
+    gain = (float(paper.mean()) / paper).astype(np.float32) if float(paper.min()) > 0.2 \
+        else np.ones(3, np.float32)
+    # Gains and opponent channels are linear: weigh the pixels first, then mix three sums.
+    b, g, r = (wgt.ravel() @ pixels) * gain / tot
+    return np.array([r - g, 0.5 * (r + g) - b], np.float32)
 
 
 # -- the deck's side ------------------------------------------------------------------------------
+# Where two classes differ most in the band (rows, columns) and each one's ink there.
+Patches = tuple[tuple[int, int, int, int], dict[int, np.ndarray]]
+
+
 @dataclass(frozen=True, slots=True)
 class Templates:
     """The enrolled deck's descriptors, ready for matrix products (computed once per deck)."""
@@ -307,7 +307,7 @@ class Templates:
     half_cols: int          # fine cells per row in the left half
     class_of: np.ndarray    # per card, its shape class (a Troop value, or the Tactics card)
     class_ink: np.ndarray   # (classes, band px, card px) each class's mean ink, full resolution
-    pairs: dict[tuple[int, int], tuple[int, int, int, int] | None]   # see `_pair_box`
+    pairs: dict[tuple[int, int], Patches | None]   # see `_pair_patches`
     half_w: tuple[np.ndarray, np.ndarray]   # fine_w cut into the band's left and right halves
     coarse_c: Correlator                    # coarse with coarse_w, folded
     halves_c: tuple[Correlator, Correlator]  # halves with half_w, folded
@@ -376,26 +376,31 @@ def _soft(ink_px: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(np.ascontiguousarray(ink_px, np.float32), (0, 0), 0.8)
 
 
-def _pair_box(tpl: Templates, a: int, b: int, s: ReadingSettings
-              ) -> tuple[int, int, int, int] | None:
+def _pair_patches(tpl: Templates, a: int, b: int, s: ReadingSettings) -> Patches | None:
     """Where in the band two classes differ most (rows and columns, px from the card's
-    top-left): the bounding box of the largest patch of pixels whose ink differs by
-    `fine_delta`, widened a little.  None when they differ nowhere that much."""
+    top-left: the bounding box of the largest patch of pixels whose ink differs by
+    `fine_delta`, widened a little), and each class's ink there.  None when they differ
+    nowhere that much, or one of them shows no ink there to match.  Worked out once per
+    pair of classes and kept with the templates."""
     key = (min(a, b), max(a, b))
     if key not in tpl.pairs:
         d = (np.abs(tpl.class_ink[a] - tpl.class_ink[b]) > s.fine_delta).astype(np.uint8)
         d = cv2.dilate(d, np.ones((3, 3), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(d)
-        box = None
+        got: Patches | None = None
         if n > 1:
             j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
             x, y, w, h, area = (int(v) for v in stats[j])
             if area >= 8:
                 pad = s.px(1.0)
                 hh, ww = d.shape
-                box = (max(0, y - pad), min(hh, y + h + pad), max(0, x - pad),
-                       min(ww, x + w + pad))
-        tpl.pairs[key] = box
+                y0, y1 = max(0, y - pad), min(hh, y + h + pad)
+                x0, x1 = max(0, x - pad), min(ww, x + w + pad)
+                patches = {c: np.ascontiguousarray(tpl.class_ink[c][y0:y1, x0:x1])
+                           for c in key}
+                if all(float(p.std()) >= 1e-3 for p in patches.values()):
+                    got = ((y0, y1, x0, x1), patches)
+        tpl.pairs[key] = got
     return tpl.pairs[key]
 
 
@@ -405,10 +410,10 @@ def _fine_look(m: Maps, tpl: Templates, top: int, left: int, a: int, b: int
     differ by a stroke smaller than the descriptor's cells): each class's patch is matched,
     free to move a little, against the band's ink; their best normalised correlations."""
     s = m.s
-    box = _pair_box(tpl, a, b, s)
-    if box is None:
+    pair = _pair_patches(tpl, a, b, s)
+    if pair is None:
         return None
-    y0, y1, x0, x1 = box
+    (y0, y1, x0, x1), patches = pair
     r = s.px(s.fine_search_mm)
     h, w = m.ink.shape
     ty0, tx0 = top + y0 - r, left + x0 - r
@@ -416,13 +421,8 @@ def _fine_look(m: Maps, tpl: Templates, top: int, left: int, a: int, b: int
     if ty0 < 0 or tx0 < 0 or ty1 > h or tx1 > w:
         return None
     seen = _soft(m.ink[ty0:ty1, tx0:tx1])
-    out = []
-    for c in (a, b):
-        patch = tpl.class_ink[c][y0:y1, x0:x1]
-        if float(patch.std()) < 1e-3:
-            return None
-        res = cv2.matchTemplate(seen, np.ascontiguousarray(patch), cv2.TM_CCOEFF_NORMED)
-        out.append(float(res.max()))
+    out = [float(cv2.matchTemplate(seen, patches[c], cv2.TM_CCOEFF_NORMED).max())
+           for c in (a, b)]
     return out[0], out[1]
 
 
@@ -550,7 +550,10 @@ def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.nd
     card_w = s.px(geometry.CARD_W)
     any_px = mask.any(axis=1)
     left = np.where(any_px, np.argmax(mask, axis=1), w // 2 - card_w // 2).astype(np.float32)
-    right = np.where(any_px, w - 1 - np.argmax(mask[:, ::-1], axis=1),
+    # The last card pixel of each row: the first of the row mirrored (by OpenCV: numpy's
+    # argmax walks a reversed view, or copies it, several times slower).
+    mirrored = cv2.flip(np.ascontiguousarray(mask).view(np.uint8), 1).view(bool)
+    right = np.where(any_px, w - 1 - np.argmax(mirrored, axis=1),
                      w // 2 + card_w // 2).astype(np.float32)
     band = s.px(s.band_mm)
     # Means over the band's rows (cumulative sums: no per-row work in Python).
@@ -576,7 +579,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     h, w = mask.shape
     mid = w // 2
     half = s.px(s.row_middle_mm)
-    cover = mask[:, mid - half:mid + half].mean(axis=1)
+    cover = np.count_nonzero(mask[:, mid - half:mid + half], axis=1) / (2 * half)
     rows = cover > s.row_cover
     # Close gaps shorter than a band: ink of the table's own colour across a card (a grey
     # band on a grey table) is no gap, and cards laid apart are split by the band finder.

@@ -44,7 +44,7 @@ class StripMaps:
     def __init__(self) -> None:
         self._maps: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._boxes: dict[str, tuple[tuple[int, int], tuple[int, int, int, int]]] = {}
-        
+
     def get(self, key: str, hm: np.ndarray, size: tuple[int, int]
             ) -> tuple[np.ndarray, np.ndarray]:
         cached = self._maps.get(key)
