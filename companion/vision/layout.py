@@ -326,11 +326,17 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
             f"only {len(flags)} of the 9 flag tiles can be read; cannot find "
             + ", ".join(f"BL-FLAG-{n}" for n in missing))
     middle = (frame.shape[1] / 2.0, frame.shape[0] / 2.0)
-    pose0 = _pose(sightings)
-    line_d = _line_offset(pose0, [s.centre for s in sightings], middle)
-    on_line = [s for s in sightings if _state_of(_across(pose0, s.centre) - line_d) == "line"]
-    pose = _pose(sightings, on_line)
-    line_d = _line_offset(pose, [s.centre for s in sightings], middle)
+    centres = [s.centre for s in sightings]
+    pose = _pose(sightings)
+    # The line through every tile leans towards the claimed ones: the tiles on the line are
+    # told with it, the line refitted through them, and told again with the better line (a
+    # tile at the far end may only show as on the line then).  The tracker fits the line
+    # through the same tiles: the first frame followed then keeps the acquired geometry.
+    for _ in range(2):
+        line_d = _line_offset(pose, centres, middle)
+        on_line = [s for s in sightings if _state_of(_across(pose, s.centre) - line_d) == "line"]
+        pose = _pose(sightings, on_line)
+    line_d = _line_offset(pose, centres, middle)
     tiles = []
     for s in sorted(sightings, key=lambda s: s.flag):
         off = _across(pose, s.centre) - line_d
