@@ -717,6 +717,38 @@ def _half_sims(m: Maps, tpl: Templates, sets: list[tuple[np.ndarray, np.ndarray,
     return tpl.halves_c[0].sims(lh), tpl.halves_c[1].sims(rh)
 
 
+def _shifted_halves(m: Maps, tpl: Templates, top0: np.ndarray, left0: np.ndarray,
+                    dys: np.ndarray, dxs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """`_half_sims` at every corner (top0 + dy, left0 + dx), cards by dy by dx; None unless
+    the offsets step evenly by divisors of the fine cell across and along (the usual
+    alignment).  As in `shifted_cells`, each card's cells are gathered once and every
+    offset's are a window onto them."""
+    rows, cols = m.grid(False)
+    cell = int(cols[1] - cols[0]) if len(cols) > 1 else 0
+    if len(rows) < 2 or len(dys) < 2 or len(dxs) < 2 or cell <= 0:
+        return None
+    sy, sx = int(dys[1] - dys[0]), int(dxs[1] - dxs[0])
+    if sy <= 0 or cell % sy or sx != cell or int(rows[1] - rows[0]) != cell or \
+            np.any(np.diff(dys) != sy) or np.any(np.diff(dxs) != sx):
+        return None
+    q = cell // sy
+    src = m.ink_fine
+    h, w = src.shape
+    tall = q * (len(rows) - 1) + 1
+    urow = np.clip((top0 + dys[0] + rows[0])[:, None] + sy * np.arange(len(dys) - 1 + tall),
+                   0, h - 1)
+    wide = len(dxs) + len(cols) - 1
+    ucol = np.clip((left0 + dxs[0] + cols[0])[:, None] + cell * np.arange(wide), 0, w - 1)
+    shared = src[urow[:, :, None], ucol[:, None, :]]
+    win = np.lib.stride_tricks.sliding_window_view(shared, (tall, len(cols)), axis=(1, 2))
+    win = win[..., ::q, :]                          # cards x dy x dx x rows x cols
+    n = len(top0) * len(dys) * len(dxs)
+    half = tpl.half_cols
+    lh = win[..., :half].reshape(n, -1)
+    rh = win[..., half:].reshape(n, -1)
+    return tpl.halves_c[0].sims(lh), tpl.halves_c[1].sims(rh)
+
+
 def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> list[CardRead]:
     """Name the cards whose top-left corners (px) are near `corners`, all at once.
 
@@ -743,7 +775,9 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     k1 = dy.size
     tops = (top0[:, None] + dy.ravel()).ravel()
     lefts = (left0[:, None] + dx.ravel()).ravel()
-    sl, sr = _half_sims(m, tpl, [(tops, lefts, 1.0)])
+    both = _shifted_halves(m, tpl, top0, left0, np.arange(-ry, ry + 1),
+                           np.arange(-rx, rx + 1, 2))
+    sl, sr = both if both is not None else _half_sims(m, tpl, [(tops, lefts, 1.0)])
     ncls = sl.shape[1]
     sl, sr = sl.reshape(n, k1, ncls), sr.reshape(n, k1, ncls)
     tops, lefts = tops.reshape(n, k1), lefts.reshape(n, k1)

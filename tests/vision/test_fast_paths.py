@@ -52,3 +52,19 @@ def test_uneven_scans_are_gathered_as_before() -> None:
     m = _maps()
     assert shifted_cells(m, np.array([0, 2, 5]), np.array([0, 4, 8])) is None
     assert shifted_cells(m, np.array([0, 2, 4]), np.array([0, 3, 6])) is None
+
+
+@pytest.mark.parametrize("top, left", [(-5, 3), (0, -6), (60, 20), (380, 50), (200, 150)])
+def test_shared_fine_cells_equal_gathered_cells(top: int, left: int) -> None:
+    from companion.vision.reading import _half_sims, _shifted_halves
+    m = _maps(4)
+    tpl = deck("bold").templates
+    top0, left0 = np.array([top, top + 7]), np.array([left, left - 3])
+    dys, dxs = np.arange(-3, 4), np.arange(-4, 5, 2)
+    tops = (top0[:, None] + np.repeat(dys, len(dxs))[None, :]).ravel()
+    lefts = (left0[:, None] + np.tile(dxs, len(dys))[None, :]).ravel()
+    got = _shifted_halves(m, tpl, top0, left0, dys, dxs)
+    assert got is not None
+    want = _half_sims(m, tpl, [(tops, lefts, 1.0)])
+    assert np.allclose(got[0], want[0], atol=1e-5) and np.allclose(got[1], want[1], atol=1e-5)
+    assert _shifted_halves(m, tpl, top0, left0, dys, np.arange(-3, 4, 3)) is None
