@@ -567,16 +567,11 @@ def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.nd
     return (np.round(from_left).astype(np.int64), np.round(from_right).astype(np.int64))
 
 
-def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
-              limit_mm: float | None = None) -> list[tuple[int, int]]:
-    # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it.
-    """Top-left corners (px) of every card in a strip's column, nearest the line first.
-
-    The mask (pixels unlike the table) says roughly where the column runs; the card tops are
-    the rows where a band of the deck fits best (coarse cells), at least a step apart.
-    """
-    s = m.s
-    h, w = mask.shape
+def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
+    """Where the column runs along a strip: (first, end) rows of each stretch whose middle
+    the mask covers, gaps shorter than a band closed; none where the mask shows only specks
+    (wood grain, a crumb), and then there is no card to look for."""
+    w = mask.shape[1]
     mid = w // 2
     half = s.px(s.row_middle_mm)
     cover = np.count_nonzero(mask[:, mid - half:mid + half], axis=1) / (2 * half)
@@ -586,6 +581,22 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     gap = s.px(s.gap_mm)
     rows = cv2.morphologyEx(rows.astype(np.uint8)[:, None], cv2.MORPH_CLOSE,
                             np.ones((gap, 1), np.uint8))[:, 0].astype(bool)
+    return _runs(rows, s.px(s.min_run_mm))
+
+
+def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
+              limit_mm: float | None = None, runs: list[tuple[int, int]] | None = None
+              ) -> list[tuple[int, int]]:
+    # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it.
+    """Top-left corners (px) of every card in a strip's column, nearest the line first.
+
+    The mask (pixels unlike the table) says roughly where the column runs (`runs`, if
+    known: `column_runs`); the card tops are the rows where a band of the deck fits best
+    (coarse cells), at least a step apart.
+    """
+    s = m.s
+    h, w = mask.shape
+    gap = s.px(s.gap_mm)
     card_h = s.px(geometry.CARD_H)
     band = s.px(s.band_mm)
     lefts_all = _band_lefts(mask, s)
@@ -593,7 +604,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     min_step = s.px(s.min_step_mm)
     slack = s.px(s.end_slack_mm)
     tops: list[tuple[int, int]] = []
-    for a, b in _runs(rows, s.px(s.min_run_mm)):
+    for a, b in column_runs(mask, s) if runs is None else runs:
         lo = max(0, a - gap)
         # A column that runs into a claimed tile lying behind it has no clean end: its last
         # card may lie partly on the tile.
@@ -953,10 +964,12 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     s = ReadingSettings.load()
     tab = table_colour(refl, s) if table is None else table
     mask = card_mask(refl, tab, s)
-    if not mask.any():
+    runs = column_runs(mask, s) if mask.any() else []
+    if not runs:
         return []                  # an empty zone: the commonest case, and the cheapest
     m = Maps.of(refl, s)
-    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm), tpl)
+    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs),
+                                      tpl)
              if _fits_a_card(r, s)]
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
@@ -966,6 +979,6 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 
 
 __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "edge_cover", "find_tops", "hue", "identify",
+           "card_mask", "column_runs", "edge_cover", "find_tops", "hue", "identify",
            "identify_many", "ink", "is_card", "margin_px", "read_strip", "recolour",
            "reflectance", "shifted_cells", "table_colour", "table_margins"]
