@@ -235,32 +235,57 @@ def _cell_axes(m: Maps, src: np.ndarray, tops: np.ndarray, lefts: np.ndarray, co
     return r, c
 
 
+def _window_stride(rows: np.ndarray, cols: np.ndarray, along: np.ndarray, across: np.ndarray
+                   ) -> int | None:
+    """For bands placed at every step of `along` (rows) and of `across` (columns) on a cell
+    grid: how many steps along make one cell, when each band's cells are a window onto one
+    shared gather (the grid evenly spaced the same both ways, `along` stepping evenly by a
+    divisor of the cell and `across` by the cell); None when they are not."""
+    if min(len(rows), len(cols), len(along), len(across)) < 2:
+        return None
+    cell = int(rows[1] - rows[0])
+    sy, sx = int(along[1] - along[0]), int(across[1] - across[0])
+    if cell <= 0 or int(cols[1] - cols[0]) != cell or sy <= 0 or cell % sy or sx != cell or \
+            np.any(np.diff(along) != sy) or np.any(np.diff(across) != sx):
+        return None
+    return cell // sy
+
+
+def _windows(m: Maps, coarse: bool, tops: np.ndarray, lefts: np.ndarray, along: np.ndarray,
+             across: np.ndarray) -> np.ndarray | None:
+    """The cells of the bands at every (top + a, left + c), a in `along`, c in `across`, for
+    each (top, left) of `tops` and `lefts`: an array (places, along, across, cell rows, cell
+    columns) of windows onto one gather per place; None unless `_window_stride` allows it.
+
+    Clipping a row or column to the strip depends on its position alone, so the windows stay
+    shifts of one another at the strip's edges too (as `raw_cells` clips them).
+    """
+    rows, cols = m.grid(coarse)
+    q = _window_stride(rows, cols, along, across)
+    if q is None:
+        return None
+    src = m.ink_coarse if coarse else m.ink_fine
+    h, w = src.shape
+    cell = int(cols[1] - cols[0])
+    tall = q * (len(rows) - 1) + 1
+    urow = np.clip((tops + along[0] + rows[0])[:, None]
+                   + (cell // q) * np.arange(len(along) - 1 + tall), 0, h - 1)
+    ucol = np.clip((lefts + across[0] + cols[0])[:, None]
+                   + cell * np.arange(len(across) + len(cols) - 1), 0, w - 1)
+    shared = src[urow[:, :, None], ucol[:, None, :]]
+    win = np.lib.stride_tricks.sliding_window_view(shared, (tall, len(cols)), axis=(1, 2))
+    return win[..., ::q, :]
+
+
 def shifted_cells(m: Maps, ys: np.ndarray, lefts: np.ndarray) -> np.ndarray | None:
     """`raw_cells` (coarse) of every band with its top at a row of `ys` and its left edge at
     one of `lefts`, rows in (ys, lefts) order; None unless `ys` and `lefts` step evenly by
     divisors of the coarse cell, the usual scan.  Neighbouring bands then share their cells:
     the cells are gathered once, and each band's are a window onto them (no index array per
     band, which costs more than the cells themselves)."""
-    rows, cols = m.grid(True)
-    cell = int(rows[1] - rows[0]) if len(rows) > 1 else 0
-    if len(ys) < 2 or len(lefts) < 2 or len(cols) < 2 or cell <= 0:
-        return None
-    ys, lefts = np.asarray(ys, np.int64), np.asarray(lefts, np.int64)
-    dy, dx = int(ys[1] - ys[0]), int(lefts[1] - lefts[0])
-    if dy <= 0 or cell % dy or dx != cell or int(cols[1] - cols[0]) != cell or \
-            np.any(np.diff(ys) != dy) or np.any(np.diff(lefts) != dx):
-        return None
-    q = cell // dy
-    src = m.ink_coarse
-    h, w = src.shape
-    # Clipping a row or column to the strip depends on its position alone, so the windows
-    # stay shifts of one another at the strip's edges too.
-    urow = np.clip(ys[0] + rows[0] + dy * np.arange(len(ys) + q * (len(rows) - 1)), 0, h - 1)
-    ucol = np.clip(lefts[0] + cols[0] + cell * np.arange(len(lefts) + len(cols) - 1), 0, w - 1)
-    shared = src[urow[:, None], ucol[None, :]]
-    win = np.lib.stride_tricks.sliding_window_view(
-        shared, (q * (len(rows) - 1) + 1, len(cols)))[:, :, ::q, :]
-    return win.reshape(len(ys) * len(lefts), len(rows) * len(cols))
+    zero = np.zeros(1, np.int64)
+    win = _windows(m, True, zero, zero, np.asarray(ys, np.int64), np.asarray(lefts, np.int64))
+    return None if win is None else win[0].reshape(len(ys) * len(lefts), -1)
 
 
 def hue(m: Maps, top: int, left: int) -> np.ndarray:
@@ -734,25 +759,9 @@ def _shifted_halves(m: Maps, tpl: Templates, top0: np.ndarray, left0: np.ndarray
     the offsets step evenly by divisors of the fine cell across and along (the usual
     alignment).  As in `shifted_cells`, each card's cells are gathered once and every
     offset's are a window onto them."""
-    rows, cols = m.grid(False)
-    cell = int(cols[1] - cols[0]) if len(cols) > 1 else 0
-    if len(rows) < 2 or len(dys) < 2 or len(dxs) < 2 or cell <= 0:
+    win = _windows(m, False, top0, left0, dys, dxs)        # cards x dy x dx x rows x cols
+    if win is None:
         return None
-    sy, sx = int(dys[1] - dys[0]), int(dxs[1] - dxs[0])
-    if sy <= 0 or cell % sy or sx != cell or int(rows[1] - rows[0]) != cell or \
-            np.any(np.diff(dys) != sy) or np.any(np.diff(dxs) != sx):
-        return None
-    q = cell // sy
-    src = m.ink_fine
-    h, w = src.shape
-    tall = q * (len(rows) - 1) + 1
-    urow = np.clip((top0 + dys[0] + rows[0])[:, None] + sy * np.arange(len(dys) - 1 + tall),
-                   0, h - 1)
-    wide = len(dxs) + len(cols) - 1
-    ucol = np.clip((left0 + dxs[0] + cols[0])[:, None] + cell * np.arange(wide), 0, w - 1)
-    shared = src[urow[:, :, None], ucol[:, None, :]]
-    win = np.lib.stride_tricks.sliding_window_view(shared, (tall, len(cols)), axis=(1, 2))
-    win = win[..., ::q, :]                          # cards x dy x dx x rows x cols
     n = len(top0) * len(dys) * len(dxs)
     half = tpl.half_cols
     lh = win[..., :half].reshape(n, -1)
