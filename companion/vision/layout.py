@@ -680,13 +680,10 @@ class LayoutTracker:
                     continue
             off = _across(pose, centre) - line_d
             state = _state_of(off)
-            anchor = centre if state == "line" else (
-                centre[0] - off * pose.px_per_mm * pose.south[0],
-                centre[1] - off * pose.px_per_mm * pose.south[1])
-            if state != "line":
-                # Where the tile stood on the line, or was first worked out to have stood:
-                # its cards are still there, wherever the tile was put down.
-                anchor = (t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])
+            # A claimed tile's anchor: where it stood on the line, or was first worked out
+            # to have stood; its cards are still there, wherever the tile was put down.
+            anchor = centre if state == "line" else (t.anchor[0] + mean_shift[0],
+                                                     t.anchor[1] + mean_shift[1])
             if state != t.state:
                 retemplate.append(t.flag)
             white, black = _tile_references(frame, pose, centre)

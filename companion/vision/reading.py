@@ -522,15 +522,10 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     return cv2.resize(half, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
 
 
-def margin_px(s: ReadingSettings) -> int:
-    """Width of each margin `table_margins` reads (px)."""
-    return max(2, s.px(4.0))
-
-
 def table_margins(refl: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.ndarray]:
     """The strip's left and right margins (where no centred card reaches), per row (rows x 3)."""
     w = refl.shape[1]
-    edge = margin_px(s)
+    edge = max(2, s.px(4.0))
     # Column by column: a mean over a short strided axis costs several times this.
     left = functools.reduce(np.add, (refl[:, i] for i in range(edge)))
     right = functools.reduce(np.add, (refl[:, w - 1 - i] for i in range(edge)))
@@ -899,17 +894,16 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     lam = s.recolour_stiffness
     cur = list(reads)
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
+    x = np.array([[*r.hue, 1.0] for r in fit])                             # type: ignore[misc]
+    every = np.array([[*reads[i].hue, 1.0] for i in todo])                 # type: ignore[misc]
     for _ in range(2):
-        x = np.array([[*r.hue, 1.0] for r in fit])                         # type: ignore[misc]
         y = np.array([tpl.hues[idx[c.best]] for c in
                       (cur[at[id(r)]] for r in fit)], np.float64)
         wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
-        if todo:
-            hues = np.array([(np.array([*reads[i].hue, 1.0]) @ wmat)     # type: ignore[misc]
-                             .astype(np.float32) for i in todo], np.float32)
-            cur = list(reads)
-            for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s, hues)):
-                cur[i] = r
+        cur = list(reads)
+        for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
+                                          (every @ wmat).astype(np.float32))):
+            cur[i] = r
     return cur
 
 
@@ -989,5 +983,5 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 
 __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "build_templates",
            "card_mask", "column_runs", "edge_cover", "find_tops", "hue", "identify",
-           "identify_many", "ink", "is_card", "margin_px", "read_strip", "recolour",
+           "identify_many", "ink", "is_card", "read_strip", "recolour",
            "reflectance", "shifted_cells", "table_colour", "table_margins"]

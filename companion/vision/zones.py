@@ -17,8 +17,8 @@ import numpy as np
 
 from companion.rules.position import SIDES, Side
 
-from .reading import (CardRead, ReadingSettings, Templates, read_strip,
-                      reflectance, table_colour, table_margins)
+from .reading import (CardRead, ReadingSettings, Templates, read_strip, reflectance,
+                      table_colour, table_margins)
 
 Margins = tuple[np.ndarray, np.ndarray]
 
