@@ -41,7 +41,7 @@ def render_frames(directory: Path, *, calm: int = 4, steps: int | None = None,
     from companion.rules.cards import BY_CODE
     from companion.rules.state import GameState
     from companion.vision import deck as deck_mod
-    from companion.vision.synth import PRINTINGS, render, write_deck_images
+    from companion.synth import PRINTINGS, render, write_deck_images
 
     frames = directory / "frames"
     frames.mkdir(parents=True, exist_ok=True)

@@ -31,8 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion.vision.evaluate import Score
     from companion.vision.motion import MotionDetector
     from companion.vision.pipeline import TableReader
-    from companion.vision.synth import PRINTINGS, Degrade, render, write_deck_images
-    from companion.vision.synth.dataset import random_scene
+    from companion.synth import PRINTINGS, Degrade, render, write_deck_images
+    from companion.synth.dataset import random_scene
 
     names = ("classic", "bold")
     t0 = time.perf_counter()

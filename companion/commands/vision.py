@@ -48,13 +48,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ev.set_defaults(handler=_evaluate)
     sy = vsub.add_parser("synth", help="write labelled frames from the synthetic renderer",
                          description="Write N seeded frames of random tables (NAME.png + "
-                                     "NAME.json) into DIR, for `companion vision evaluate`.")
+                                     "NAME.json) into DIR, for `companion vision evaluate`; "
+                                     "--count 0 --deck-images DECKDIR writes card images only.")
     sy.add_argument("directory", metavar="DIR")
     sy.add_argument("--count", type=int, default=10, metavar="N")
-    sy.add_argument("--printing", default="classic",
-                    help="classic, bold or random-N (default classic)")
+    sy.add_argument("--printing", action="append", default=None,
+                    help="classic, bold or random-N (repeatable: frames cycle through them; "
+                         "default classic)")
     sy.add_argument("--seed", type=int, default=0)
     sy.add_argument("--clean", action="store_true", help="no camera faults")
+    sy.add_argument("--hands", type=float, default=0.15, metavar="SHARE",
+                    help="share of frames with an arm over the table (default 0.15)")
     sy.add_argument("--deck-images", metavar="DECKDIR",
                     help="also write the printing's card images (for `companion deck enrol`)")
     sy.set_defaults(handler=_synth)
@@ -98,14 +102,19 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def _synth(args: argparse.Namespace) -> int:
-    from companion.vision.evaluate import generate, printing_named
-    if args.count < 1:
+    from companion.synth import printing_named, write_deck_images
+    from companion.synth.dataset import write_dataset
+    if args.count < 0 or (args.count == 0 and not args.deck_images):
         from companion.vision.errors import VisionError
-        raise VisionError(f"--count must be at least 1, not {args.count}")
-    paths = generate(args.directory, args.count, args.printing, args.seed, not args.clean)
-    print(f"wrote {len(paths)} labelled frames into {args.directory}")
+        raise VisionError(f"--count must be at least 1 (0 with --deck-images), not {args.count}")
+    printings = tuple(printing_named(p) for p in args.printing or ["classic"])
+    if args.count:
+        items = write_dataset(args.directory, args.count, args.seed, printings,
+                              degrade=not args.clean, hands=args.hands)
+        print(f"wrote {len(items)} labelled frames into {args.directory}")
     if args.deck_images:
-        from companion.vision.synth import write_deck_images
-        write_deck_images(printing_named(args.printing), args.deck_images)
-        print(f"wrote the {args.printing} card images into {args.deck_images}")
+        for printing in printings:
+            where = args.deck_images if len(printings) == 1 else f"{args.deck_images}/{printing.name}"
+            write_deck_images(printing, where)
+            print(f"wrote the {printing.name} card images into {where}")
     return 0

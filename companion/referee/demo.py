@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     Image = npt.NDArray[np.uint8]   # a BGR frame
 
-    from companion.vision.synth import Hand, Scene
+    from companion.synth import Hand, Scene
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ class VisionEyes:
             from companion.vision import deck as deck_mod
             from companion.vision.motion import MotionDetector
             from companion.vision.pipeline import TableReader
-            from companion.vision.synth import PRINTINGS, write_deck_images
+            from companion.synth import PRINTINGS, write_deck_images
         except ImportError as exc:
             raise DemoError(f"the vision pipeline cannot be loaded ({exc}); "
                             "--no-vision runs the demo without it") from None
@@ -167,7 +167,7 @@ class VisionEyes:
             frames_dir.mkdir(parents=True, exist_ok=True)
 
     def look(self, scene: Scene, moving: bool) -> Observation:
-        from companion.vision.synth import render_lores
+        from companion.synth import render_lores
         self.count += 1
         if scene != self._scene:
             # The same scene and seed draw the same pixels: a still table is drawn once, and
@@ -195,7 +195,7 @@ class VisionEyes:
             return Observation(motion=True)
 
     def _main(self) -> Image:
-        from companion.vision.synth import render
+        from companion.synth import render
         if self._frame is None:
             assert self._scene is not None
             self._frame = render(self._scene, self.printing, seed=self.seed)
@@ -215,7 +215,7 @@ class VisionEyes:
 def scene_of(state: GameState, table_seed: int, hand: Hand | None = None,
              extra_offline: tuple[Side, Card] | None = None) -> Scene:
     """The synthetic scene of a game state: what lies on the table at that moment."""
-    from companion.vision.synth import FlagScene, Scene
+    from companion.synth import FlagScene, Scene
     position = state.position()
     flags = tuple(FlagScene(n, position.flag(n).claimed or "line",
                             state.layout(n, "north"), state.layout(n, "south"))
@@ -230,7 +230,7 @@ def scene_of(state: GameState, table_seed: int, hand: Hand | None = None,
 def _hand_for(action: Action) -> Hand:
     """An arm reaching from the player's edge towards where the action happens."""
     from companion.vision.geometry import FLAG_PITCH
-    from companion.vision.synth import Hand
+    from companion.synth import Hand
     flag = getattr(action, "to_flag", None) or getattr(action, "flag", None) \
         or getattr(action, "from_flag", None) or (9 if action.player == "north" else 1)
     sign = -1.0 if action.player == "north" else 1.0
@@ -359,7 +359,7 @@ class _Players:
                   and not self.referee.state.violations)
 
     def _still(self, state: GameState, hand: bool = False) -> Iterator[tuple[Scene, bool]]:
-        from companion.vision.synth import Hand
+        from companion.synth import Hand
         if hand:
             yield scene_of(state, self.table_seed, Hand("south", 0.0, 120.0)), True
         still = scene_of(state, self.table_seed)

@@ -1,8 +1,8 @@
 """Accuracy of the camera pipeline over labelled frames (habit 10).
 
 A labelled folder holds `NAME.png` (or `.jpg`) frames, each with `NAME.json`, the true
-`battleline-observation/1`.  `generate(...)` writes such a folder from the synthetic renderer;
-`evaluate_folder(...)` reads every frame with a fresh `TableReader` and counts cards right,
+`battleline-observation/1` (`companion.synth.dataset.write_dataset` writes one from the
+synthetic renderer; a recorded match exports one).  `evaluate_folder(...)` reads every frame with a fresh `TableReader` and counts cards right,
 wrong (and whether flagged doubtful), doubtful and missed, and tiles and claimed flags right.
 Cards at flags the truth marks obstructed (a hand over them) are counted apart.
 """
@@ -15,7 +15,6 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,9 +25,6 @@ from . import cvcompat
 from .deck import Deck
 from .errors import VisionError
 from .observation import Observation, ObservationError
-
-if TYPE_CHECKING:
-    from .synth import Printing
 
 log = logging.getLogger(__name__)
 
@@ -207,38 +203,4 @@ def evaluate_folder(directory: str | Path, deck: Deck) -> Score:
     return score
 
 
-def printing_named(name: str) -> Printing:
-    """A synthetic printing by name: `classic`, `bold` or `random-N`."""
-    from .synth import PRINTINGS, random_printing
-    if name in PRINTINGS:
-        return PRINTINGS[name]
-    if name.startswith("random-") and name[7:].isdigit():
-        return random_printing(int(name[7:]))
-    raise VisionError(f"unknown printing {name!r}: use {', '.join(sorted(PRINTINGS))} or random-N")
-
-
-def generate(directory: str | Path, count: int, printing: str, seed: int,
-             degrade: bool = True, hands: float = 0.15) -> list[Path]:
-    """Write `count` labelled frames of random tables drawn in `printing` (a name, or
-    `random-N`), seeded; with `degrade`, each frame gets a random mix of camera faults."""
-    from .synth import Degrade, render
-    from .synth.dataset import random_scene
-    pr = printing_named(printing)
-    d = Path(directory)
-    d.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng([seed, 0xE7A1])
-    out = []
-    for i in range(count):
-        # A hand in the scene (not in the faults): the truth lists the flags it covers.
-        scene = random_scene(rng, hand=degrade and bool(rng.random() < hands))
-        deg = Degrade.random(rng, hand=False) if degrade else Degrade.none()
-        frame = render(scene, pr, seed=int(rng.integers(1 << 30)), degrade=deg)
-        name = d / f"{printing}-{seed}-{i:04d}"
-        cvcompat.imwrite(name.with_suffix(".png"), frame)
-        name.with_suffix(".json").write_text(json.dumps(scene.observation().to_json()),
-                                             encoding="utf-8")
-        out.append(name.with_suffix(".png"))
-    return out
-
-
-__all__ = ["Score", "evaluate_folder", "generate", "labelled_frames", "printing_named"]
+__all__ = ["Score", "evaluate_folder", "labelled_frames"]

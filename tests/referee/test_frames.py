@@ -120,7 +120,7 @@ def test_the_referee_loads_without_opencv() -> None:
 def test_a_recorded_demo_is_labelled_data_for_evaluate(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from companion.vision.deck import enrol
-    from companion.vision.synth import PRINTINGS, write_deck_images
+    from companion.synth import PRINTINGS, write_deck_images
     db, frames = tmp_path / "m.sqlite", tmp_path / "frames"
     # Seed 11: a Redeploy (a guile card off the line, a card moved) and a claim by 11 actions.
     assert cli(["demo", "--seed", "11", "--actions", "11", "--record-frames",

@@ -8,7 +8,10 @@ import pytest
 
 from companion.rules.cards import BY_CODE
 from companion.vision.errors import VisionError
-from companion.vision.evaluate import Score, _align, evaluate_folder, generate
+from companion.synth.dataset import write_dataset
+from companion.synth.errors import SynthError
+from companion.synth.faces import printing_named
+from companion.vision.evaluate import Score, _align, evaluate_folder
 from companion.vision.observation import Doubt, FlagObservation, Observation
 
 from .vision_helpers import deck
@@ -41,7 +44,7 @@ def test_score_separates_flagged_from_silent_mistakes() -> None:
 
 
 def test_generate_then_evaluate(tmp_path: Path) -> None:
-    generate(tmp_path, 2, "classic", seed=5, degrade=False)
+    write_dataset(tmp_path, 2, seed=5, printings=(printing_named("classic"),), degrade=False)
     assert len(list(tmp_path.glob("*.json"))) == 2
     score = evaluate_folder(tmp_path, deck("classic"))
     assert score.frames == 2 and score.errors == 0
@@ -55,5 +58,5 @@ def test_bad_folders(tmp_path: Path) -> None:
         evaluate_folder(tmp_path / "nope", deck("classic"))
     with pytest.raises(VisionError, match="no labelled frames"):
         evaluate_folder(tmp_path, deck("classic"))
-    with pytest.raises(VisionError, match="unknown printing"):
-        generate(tmp_path, 1, "glossy", 0)
+    with pytest.raises(SynthError, match="unknown printing"):
+        printing_named("glossy")

@@ -115,7 +115,7 @@ def test_a_drawing_match_without_a_tile_s_black_and_white_is_no_tile(
     # spot's soft blob can fit the tile's drawing fairly (a frame of the benchmark set did);
     # it has no tile's black and white, so it is not taken for the tile.
     from companion.vision import layout as layout_mod
-    from companion.vision.synth import Degrade, render
+    from companion.synth import Degrade, render
     from companion.vision.tiles import TileSighting
 
     from .vision_helpers import printing, sample_scene

@@ -10,7 +10,7 @@ import pytest
 
 from companion.vision.errors import MissingTilesError, NoTilesError
 from companion.vision.layout import LayoutTracker, acquire
-from companion.vision.synth import Hand, Scene, render
+from companion.synth import Hand, Scene, render
 
 from .vision_helpers import frame, printing, sample_scene
 
@@ -77,8 +77,8 @@ def test_the_first_frame_followed_keeps_the_acquired_line() -> None:
     # line fitted through every tile leans towards the claimed one, so the tile at the far
     # end was not taken for a line tile and the line went through the others alone.  The
     # tracker's first frame then turned it by a third of a degree and moved every zone.
-    from companion.vision.synth import Degrade, printing_a
-    from companion.vision.synth.dataset import random_scene
+    from companion.synth import Degrade, printing_a
+    from companion.synth.dataset import random_scene
 
     rng = np.random.default_rng([2024, 0xBE7C])
     scene = random_scene(rng, hand=bool(rng.random() < 0.15))

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from companion.vision.layout import acquire, hand_flags
-from companion.vision.synth import Degrade, Hand, render
+from companion.synth import Degrade, Hand, render
 
 from .vision_helpers import printing, sample_scene
 

@@ -9,7 +9,7 @@ import pytest
 
 from companion.vision.errors import ImageError, NoTilesError
 from companion.vision.pipeline import TableReader
-from companion.vision.synth import Degrade, Hand, render
+from companion.synth import Degrade, Hand, render
 
 from .vision_helpers import deck, frame, printing, sample_scene
 

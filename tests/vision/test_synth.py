@@ -13,11 +13,11 @@ from companion.errors import CompanionError
 from companion.rules.cards import ALL_CARDS, BY_CODE
 from companion.vision.geometry import FRAME_H, FRAME_W, LORES_H, LORES_W
 from companion.vision.observation import Observation
-from companion.vision.synth import (
+from companion.synth import (
     Degrade, FlagScene, Hand, Scene, SynthError, card_face, placements, printing_a,
     printing_b, random_printing, render, render_lores, write_deck_images)
-from companion.vision.synth.dataset import random_scene, write_dataset
-from companion.vision.synth.faces import FACE_PX_PER_MM
+from companion.synth.dataset import random_scene, write_dataset
+from companion.synth.faces import FACE_PX_PER_MM
 
 
 def busy_scene(hand: Hand | None = None, table_seed: int | None = None) -> Scene:
@@ -270,12 +270,21 @@ def test_write_dataset_labels_every_frame(tmp_path: Path) -> None:
                           cv2.imread(str(tmp_path / "frame-0001.png")))
 
 
-def test_command_line_tool(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from companion.vision.synth.__main__ import main
-    assert main(["deck", str(tmp_path / "deck"), "--printing", "random-5"]) == 0
+def test_command_line_writes_frames_and_deck_images(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+    assert main(["vision", "synth", str(tmp_path / "f"), "--count", "0",
+                 "--deck-images", str(tmp_path / "deck"), "--printing", "random-5"]) == 0
     assert len(list((tmp_path / "deck").glob("*.png"))) == 70
-    assert main(["deck", str(tmp_path / "x"), "--printing", "glossy"]) == 2
+    assert not (tmp_path / "f").exists()
+    assert main(["vision", "synth", str(tmp_path / "x"), "--printing", "glossy"]) == 2
     assert "glossy" in capsys.readouterr().err
+
+
+def test_render_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.bench.synth import main
+    assert main(["--frames", "1"]) == 0
+    assert "low-res stream" in capsys.readouterr().out
 
 
 def test_random_scenes_never_show_a_finished_game() -> None:

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from companion.vision.deck import Deck, enrol
-from companion.vision.synth import Scene, printing_a, printing_b, random_printing, render, \
+from companion.synth import Scene, printing_a, printing_b, random_printing, render, \
     write_deck_images
-from companion.vision.synth.faces import Printing
+from companion.synth.faces import Printing
 
 PRINTINGS = {"classic": printing_a, "bold": printing_b, "random-11": lambda: random_printing(11)}
 

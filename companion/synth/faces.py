@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.rules.cards import ALL_CARDS, BY_CODE, COLOURS, Card
 from companion.vision.geometry import CARD_H, CARD_W
-from companion.vision.synth.errors import SynthError
+from companion.synth.errors import SynthError
 
 BGR = tuple[int, int, int]
 Layout = Literal["corner", "band", "ribbon"]
@@ -142,6 +142,15 @@ def random_printing(seed: int) -> Printing:
         layout=LAYOUTS[int(rng.integers(len(LAYOUTS)))], band_mm=float(rng.uniform(13.0, 19.0)),
         body=BODIES[int(rng.integers(len(BODIES)))], frame=bool(rng.random() < 0.5),
         corner_index=bool(rng.random() < 0.5), art_seed=int(rng.integers(1 << 30)))
+
+
+def printing_named(name: str) -> Printing:
+    """A synthetic printing by name: one of `PRINTINGS`, or `random-N` (seeded)."""
+    if name in PRINTINGS:
+        return PRINTINGS[name]
+    if name.startswith("random-") and name[7:].isdigit():
+        return random_printing(int(name[7:]))
+    raise SynthError(f"unknown printing {name!r}: use {', '.join(sorted(PRINTINGS))} or random-N")
 
 
 # -- drawing ------------------------------------------------------------------------------------
@@ -422,4 +431,5 @@ def write_deck_images(printing: Printing, directory: Path | str,
 
 
 __all__ = ["BODIES", "FACE_PX_PER_MM", "LAYOUTS", "PRINTINGS", "Printing", "card_face",
+           "printing_named",
            "printing_a", "printing_b", "random_printing", "seed_words", "write_deck_images"]

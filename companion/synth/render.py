@@ -20,9 +20,9 @@ from companion.rules.position import SIDES, Side
 from companion.vision.geometry import (
     CARD_H, CARD_W, CLAIMED_OFFSET, ECHELON_STEP, FIRST_CARD_GAP, FLAG_PITCH, FRAME_H, FRAME_W,
     LORES_H, LORES_W, OFFLINE_GAP, PX_PER_MM, TILE_H, TILE_W, ZONE_DEPTH)
-from companion.vision.synth.errors import SynthError
-from companion.vision.synth.faces import Printing, card_face, seed_words
-from companion.vision.synth.scene import Hand, Scene
+from companion.synth.errors import SynthError
+from companion.synth.faces import Printing, card_face, seed_words
+from companion.synth.scene import Hand, Scene
 from companion.vision.tilesheet import tile_image
 
 CAMERA_HEIGHT_MM = 775.0          # the rig's camera above the table (75-80 cm)

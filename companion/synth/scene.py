@@ -17,7 +17,7 @@ from companion.rules.cards import BY_CODE, Card
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 from companion.vision.geometry import CARD_H, CARD_W, FLAG_PITCH, ZONE_DEPTH
 from companion.vision.observation import TILE_STATES, FlagObservation, Observation
-from companion.vision.synth.errors import SynthError
+from companion.synth.errors import SynthError
 
 MAX_COLUMN = 8          # cards in one column the table can hold (6 is the most the rules give)
 

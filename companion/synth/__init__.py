@@ -4,13 +4,15 @@
 frame (BGR uint8) and `Scene.observation()` is its ground truth (contract 2).
 """
 
-from companion.vision.synth.faces import (
-    PRINTINGS, Printing, card_face, printing_a, printing_b, random_printing, write_deck_images)
-from companion.vision.synth.render import (
+from companion.synth.faces import (
+    PRINTINGS, Printing, card_face, printing_a, printing_b, printing_named, random_printing,
+    write_deck_images)
+from companion.synth.render import (
     Degrade, Placement, placements, render, render_lores)
-from companion.vision.synth.errors import SynthError
-from companion.vision.synth.scene import FlagScene, Hand, Scene
+from companion.synth.errors import SynthError
+from companion.synth.scene import FlagScene, Hand, Scene
 
 __all__ = ["PRINTINGS", "Degrade", "FlagScene", "Hand", "Placement", "Printing", "Scene",
-           "SynthError", "card_face", "placements", "printing_a", "printing_b", "random_printing",
+           "SynthError", "card_face", "placements", "printing_a", "printing_b", "printing_named",
+           "random_printing",
            "render", "render_lores", "write_deck_images"]

@@ -9,9 +9,7 @@ side, four under Mud, claimed flags moved aside, guile cards and discards off th
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -20,10 +18,10 @@ import numpy as np
 from companion.rules.cards import TACTICS, TROOPS, Card
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 from companion.vision.geometry import FLAG_PITCH
-from companion.vision.synth.errors import SynthError
-from companion.vision.synth.faces import PRINTINGS, Printing, random_printing
-from companion.vision.synth.render import Degrade, render, render_lores
-from companion.vision.synth.scene import FlagScene, Hand, Scene
+from companion.synth.errors import SynthError
+from companion.synth.faces import PRINTINGS, Printing, random_printing
+from companion.synth.render import Degrade, render
+from companion.synth.scene import FlagScene, Hand, Scene
 
 _MORALE = tuple(c for c in TACTICS if c.family == "morale")
 _GUILE = tuple(c for c in TACTICS if c.family == "guile")
@@ -154,41 +152,4 @@ def _degrade_json(d: Degrade) -> dict[str, object]:
     return out
 
 
-def bench(frames: int = 20, seed: int = 0) -> dict[str, tuple[float, float]]:
-    """(wall, CPU) milliseconds per frame, medians, for the usual kinds of render.
-
-    CPU time (all threads) says what a frame costs even when other work shares the machine.
-    """
-    rng = np.random.default_rng(seed)
-    scenes = [random_scene(rng, fill=0.8) for _ in range(frames)]
-    printing = PRINTINGS["classic"]
-    for t in (False, True):                                  # warm the face and noise caches
-        render(replace(scenes[0], table_seed=99 if t else None), printing, 0, Degrade(noise=1.0))
-
-    def median_ms(fn: Callable[[int], object]) -> tuple[float, float]:
-        wall, cpu = [], []
-        for i in range(frames):
-            t, c = time.perf_counter(), time.process_time()
-            fn(i)
-            wall.append(time.perf_counter() - t)
-            cpu.append(time.process_time() - c)
-        return float(np.median(wall) * 1000), float(np.median(cpu) * 1000)
-
-    fixed = [replace(s, table_seed=7) for s in scenes]
-    everything = Degrade(tilt_deg=8, tilt_dir_deg=30, rotate_deg=2, scale=0.97, light=0.3,
-                         vignette=0.3, cast=(1.1, 1.0, 0.9), glare=0.6, blur=1.0, noise=4,
-                         jpeg=80, hand=Hand("south", 90.0, 60.0, 10.0))
-    mixes = [Degrade.random(np.random.default_rng([seed, i])) for i in range(frames)]
-    return {
-        "new table, no faults": median_ms(lambda i: render(scenes[i], printing, i)),
-        "new table, random faults": median_ms(lambda i: render(scenes[i], printing, i, mixes[i])),
-        "new table, every fault": median_ms(lambda i: render(scenes[i], printing, i, everything)),
-        "fixed table, every fault": median_ms(lambda i: render(fixed[i], printing, i, everything)),
-        "same scene again, every fault": median_ms(
-            lambda i: render(fixed[0], printing, i, everything)),
-        "same scene again, no faults": median_ms(lambda i: render(fixed[0], printing, i)),
-        "low-res stream, new table": median_ms(lambda i: render_lores(scenes[i], printing, i)),
-    }
-
-
-__all__ = ["DatasetItem", "bench", "random_scene", "write_dataset"]
+__all__ = ["DatasetItem", "random_scene", "write_dataset"]
