@@ -521,9 +521,9 @@ def _players_answer(referee: Referee, seen: Observation,
 
 def _misreads(seen: Observation, scene: Scene) -> list[Doubt]:
     """Each read of `seen` that differs from what lies there, as a doubt settled by the truth."""
-    from .view import TableView
-    got = TableView.from_observation(seen)
-    truth = TableView.from_observation(scene.observation())
+    from .table import Table
+    got = Table.from_observation(seen)
+    truth = Table.from_observation(scene.observation())
     out: list[Doubt] = []
     for (loc, cards), (_, real) in zip(got.places(), truth.places()):
         where = f"offline {loc.side}" if loc.flag == 0 else f"flag {loc.flag} {loc.side}"
@@ -541,11 +541,11 @@ def _misreads(seen: Observation, scene: Scene) -> list[Doubt]:
 
 
 def _truth_at(scene: Scene, where: str, index: int) -> Card | None:
-    from .view import TableView, parse_where
+    from .table import Table, parse_where
     loc = parse_where(where)
     if loc is None:
         return None
-    cards = TableView.from_observation(scene.observation()).cards_at(loc)
+    cards = Table.from_observation(scene.observation()).cards_at(loc)
     return cards[index] if 0 <= index < len(cards) else None
 
 

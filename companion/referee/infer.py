@@ -17,7 +17,7 @@ from companion.rules.cards import BY_CODE, Card
 from companion.rules.messages import Part, Place
 from companion.rules.position import FLAG_COUNT, SIDES, Side, other
 
-from .view import Loc, TableView
+from .table import Loc, Table
 
 SCOUT, REDEPLOY = BY_CODE["SCOUT"], BY_CODE["REDEPLOY"]
 DESERTER, TRAITOR = BY_CODE["DESERTER"], BY_CODE["TRAITOR"]
@@ -73,7 +73,7 @@ def _moved(card: Card, before: Loc, after: Loc) -> bool:
     return before != after
 
 
-def explain(committed: TableView, seen: TableView) -> Explanation:
+def explain(committed: Table, seen: Table) -> Explanation:
     """The action(s) that turn `committed` into `seen`, or why none does."""
     where_c, _ = committed.locations()
     where_o, twice = seen.locations()

@@ -51,7 +51,7 @@ from .infer import REASONS as INFER_REASONS
 from .infer import Explained, Unexplained, Waiting, explain
 from .settings import RefereeSettings
 from .stability import Stable, StabilityFilter
-from .view import Loc, TableView, parse_where, same_table
+from .table import Loc, Table, parse_where, same_table
 
 JPEG_QUALITY = 92   # recorded frames are labelled data: keep the card faces sharp
 
@@ -327,7 +327,7 @@ class Referee:
             self._publish()
         return events
 
-    def _reads(self, stable: Stable, committed: TableView) -> tuple[TableView, list[Doubt]]:
+    def _reads(self, stable: Stable, committed: Table) -> tuple[Table, list[Doubt]]:
         """The table seen, with the players' word and the obvious doubts applied.
 
         A doubtful read whose second guess is the card already committed at that place, and
@@ -380,7 +380,7 @@ class Referee:
         return view, left
 
     def _on_stable(self, stable: Stable) -> list[Event]:
-        committed = TableView.from_state(self._round.game)
+        committed = Table.from_state(self._round.game)
         view, doubts = self._reads(stable, committed)
         events: list[Event] = []
         if self._mode == "match-over":
@@ -456,7 +456,7 @@ class Referee:
             return list(found.claims) + list(found.actions)  # D6: claims open the turn
         return list(found.actions) + list(found.claims)
 
-    def _commit(self, found: Explained, view: TableView) -> list[Event]:
+    def _commit(self, found: Explained, view: Table) -> list[Event]:
         events: list[Event] = []
         violation: Violation | None = None
         self._last_seq = None
@@ -481,7 +481,7 @@ class Referee:
         events = self._settle(violation) + events
         return events + self._maybe_over()
 
-    def _record_frame(self, seq: int, view: TableView) -> None:
+    def _record_frame(self, seq: int, view: Table) -> None:
         """Save the frame that made the table stable with entry `seq`, labelled with the
         confirmed table (see `confirmed_observation`).  A frame is a help, never a failure:
         one that cannot be encoded or saved is logged and the game goes on."""
@@ -674,7 +674,7 @@ class Referee:
                 break  # the rest no longer fits: the table will show what happened
             self._append(action, game)
         self._refresh()
-        now = TableView.from_state(self._round.game)
+        now = Table.from_state(self._round.game)
         where = now.locations()[0].get(card)
         if where is not None:
             self._overrides[(where, now.cards_at(where).index(card), old)] = card
@@ -712,7 +712,7 @@ class Referee:
         return events
 
 
-def confirmed_observation(game: GameState, seen: TableView) -> Observation:
+def confirmed_observation(game: GameState, seen: Table) -> Observation:
     """The table as the players confirmed it, as a contract 2 observation: a recorded
     frame's label.
 
@@ -722,7 +722,7 @@ def confirmed_observation(game: GameState, seen: TableView) -> Observation:
     not moved yet) the arrangement is the one seen, the players' answers applied: the label
     then says what the frame shows.
     """
-    table = TableView.from_state(game)
+    table = Table.from_state(game)
     if same_table(table, seen):
         table = seen
     flags = tuple(FlagObservation(n, table.tiles[n - 1], table.side(n, "north"),
@@ -744,7 +744,7 @@ def _jpeg(frame: Any) -> bytes:
     return bytes(buf.tobytes())
 
 
-def _read_at(view: TableView, d: Doubt) -> Card | None:
+def _read_at(view: Table, d: Doubt) -> Card | None:
     loc = parse_where(d.where)
     if loc is None:
         return None
@@ -752,7 +752,7 @@ def _read_at(view: TableView, d: Doubt) -> Card | None:
     return cards[d.index] if 0 <= d.index < len(cards) else None
 
 
-def _diff_parts(expected: TableView, seen: TableView) -> tuple[Part, ...]:
+def _diff_parts(expected: Table, seen: Table) -> tuple[Part, ...]:
     """`_diff` as message parts (`companion.rules.messages`), for either language."""
     where_e, _ = expected.locations()
     where_s, _ = seen.locations()
@@ -778,7 +778,7 @@ def _place(loc: Loc) -> Place:
     return Place(loc.flag, loc.side)
 
 
-def _diff(expected: TableView, seen: TableView) -> str:
+def _diff(expected: Table, seen: Table) -> str:
     """A short list of where the table and the record disagree."""
     where_e, _ = expected.locations()
     where_s, _ = seen.locations()

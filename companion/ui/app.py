@@ -30,7 +30,7 @@ from companion.rules.position import Side
 from .prefs import Prefs
 from .session import Preview, Session, Status
 from .strings import tr
-from .view import IDLE, Problem, TableView
+from companion.referee.display import IDLE, Problem, Display
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +194,7 @@ class CompanionApp(App):
         self.u = max(0.6, min(w / 800.0, h / 480.0))
 
     # -- following the referee -----------------------------------------------------------------
-    def _on_view(self, view: TableView) -> None:
+    def _on_view(self, view: Display) -> None:
         self.view = view
 
     def _on_status(self, status: Status) -> None:
@@ -393,14 +393,14 @@ class CompanionApp(App):
         if store is None:
             return
 
-        def load(r: Any) -> tuple[list[TableView], list[str]]:
-            from .view import game_view
+        def load(r: Any) -> tuple[list[Display], list[str]]:
+            from companion.referee.display import display_of_game
             actions = store.effective_actions(match_id)
             states = store.replay(match_id)
-            views = [game_view(g, tuple(actions[:i])) for i, g in enumerate(states)]
+            views = [display_of_game(g, tuple(actions[:i])) for i, g in enumerate(states)]
             return views, [str(a) for a in actions]
 
-        def done(result: tuple[list[TableView], list[str]]) -> None:
+        def done(result: tuple[list[Display], list[str]]) -> None:
             self.replay_id = match_id
             self._replay_actions = result[1]
             self.replay_views = result[0]

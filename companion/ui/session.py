@@ -2,7 +2,7 @@
 
 One thread owns the frame source, the table reader and the referee (which is not
 thread-safe).  Player input from the screen or the buttons is queued to it as calls; every
-new referee state is turned into a `TableView` here, shown on the LEDs here (the one place
+new referee state is turned into a `Display` here, shown on the LEDs here (the one place
 they change), and posted to the UI with `post` (Kivy's `Clock`).  The Kivy thread never waits
 on the camera, the vision or the disk (STYLE habit 11).
 """
@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.ui.view import TableView, table_view
+from companion.referee.display import Display, display_of
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class Session:
     `pace` also sleeps that long between frames, like a camera.
     """
 
-    def __init__(self, referee: Any, *, post: Post, on_view: Callable[[TableView], None],
+    def __init__(self, referee: Any, *, post: Post, on_view: Callable[[Display], None],
                  source: Any = None, reader: Any = None,
                  observations: Iterable[Any] | None = None, leds: Any = None,
                  on_status: Callable[[Status], None] | None = None,
@@ -99,7 +99,7 @@ class Session:
 
     # -- on the worker thread -------------------------------------------------------------------
     def _on_state(self, state: Any) -> None:
-        view = table_view(state)
+        view = display_of(state)
         if self._leds is not None:
             try:
                 self._leds.show(view)

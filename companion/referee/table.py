@@ -35,7 +35,7 @@ class Loc:
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
+class Table:
     tiles: tuple[Tile, ...]
     north: tuple[tuple[Card, ...], ...]
     south: tuple[tuple[Card, ...], ...]
@@ -43,13 +43,13 @@ class TableView:
     offline_south: tuple[Card, ...]
 
     @classmethod
-    def from_observation(cls, obs: Observation) -> TableView:
+    def from_observation(cls, obs: Observation) -> Table:
         return cls(tuple(f.tile for f in obs.flags),
                    tuple(f.north for f in obs.flags), tuple(f.south for f in obs.flags),
                    obs.offline_north, obs.offline_south)
 
     @classmethod
-    def from_state(cls, state: GameState) -> TableView:
+    def from_state(cls, state: GameState) -> Table:
         """The table a game state implies; a claimed flag's tile is moved to its winner."""
         position = state.position()
         tiles: list[Tile] = []
@@ -87,7 +87,7 @@ class TableView:
                     where[card] = loc
         return where, twice
 
-    def replace(self, loc: Loc, index: int, card: Card | None) -> TableView:
+    def replace(self, loc: Loc, index: int, card: Card | None) -> Table:
         """The same view with the card at `index` of `loc` read as `card` (None: no card)."""
         cards = list(self.cards_at(loc))
         if not 0 <= index < len(cards):
@@ -99,18 +99,18 @@ class TableView:
         new = tuple(cards)
         if loc.flag == 0:
             if loc.side == "north":
-                return TableView(self.tiles, self.north, self.south, new, self.offline_south)
-            return TableView(self.tiles, self.north, self.south, self.offline_north, new)
+                return Table(self.tiles, self.north, self.south, new, self.offline_south)
+            return Table(self.tiles, self.north, self.south, self.offline_north, new)
         rows = list(self.north if loc.side == "north" else self.south)
         rows[loc.flag - 1] = new
         if loc.side == "north":
-            return TableView(self.tiles, tuple(rows), self.south, self.offline_north,
+            return Table(self.tiles, tuple(rows), self.south, self.offline_north,
                              self.offline_south)
-        return TableView(self.tiles, self.north, tuple(rows), self.offline_north,
+        return Table(self.tiles, self.north, tuple(rows), self.offline_north,
                          self.offline_south)
 
 
-def same_table(expected: TableView, seen: TableView) -> bool:
+def same_table(expected: Table, seen: Table) -> bool:
     """Whether the table seen is the one expected.
 
     Lenient where players are: the order of cards in a column and in an off-line pile is not
@@ -132,7 +132,7 @@ def same_table(expected: TableView, seen: TableView) -> bool:
     return _discards(expected) == _discards(seen)
 
 
-def _discards(view: TableView) -> Counter[Card]:
+def _discards(view: Table) -> Counter[Card]:
     return Counter(c for s in SIDES for c in view.offline(s) if c.family != "guile")
 
 
