@@ -36,6 +36,7 @@ from companion.rules.actions import (
 )
 from companion.rules.bots import simulate
 from companion.rules.cards import Card
+from companion.rules.place import Place
 from companion.rules.position import FLAG_COUNT, Side
 from companion.rules.state import GameState, Settings
 from companion.vision.observation import Doubt, Observation
@@ -526,26 +527,22 @@ def _misreads(seen: Observation, scene: Scene) -> list[Doubt]:
     truth = Table.from_observation(scene.observation())
     out: list[Doubt] = []
     for (loc, cards), (_, real) in zip(got.places(), truth.places()):
-        where = f"offline {loc.side}" if loc.flag == 0 else f"flag {loc.flag} {loc.side}"
         if len(cards) == len(real) + 1:
             # Something read as a card that is not one: the players say there is none.
             # (the last such place: a card read twice is the same card seen again below)
-            out += [Doubt(where, cards[k], None, 0.0, k) for k in range(len(cards))
+            out += [Doubt(loc, cards[k], None, 0.0, k) for k in range(len(cards))
                     if cards[:k] + cards[k + 1:] == real][-1:]
         elif len(cards) == len(real):
-            out += [Doubt(where, a, b, 0.0, k) for k, (a, b) in enumerate(zip(cards, real))
+            out += [Doubt(loc, a, b, 0.0, k) for k, (a, b) in enumerate(zip(cards, real))
                     if a != b]
         # A card the camera missed: nothing to say about a read; the players straighten
         # the cards instead (see run_demo).
     return out
 
 
-def _truth_at(scene: Scene, where: str, index: int) -> Card | None:
-    from .table import Table, parse_where
-    loc = parse_where(where)
-    if loc is None:
-        return None
-    cards = Table.from_observation(scene.observation()).cards_at(loc)
+def _truth_at(scene: Scene, where: Place, index: int) -> Card | None:
+    from .table import Table
+    cards = Table.from_observation(scene.observation()).cards_at(where)
     return cards[index] if 0 <= index < len(cards) else None
 
 

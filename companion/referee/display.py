@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.cards import Card
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 
-from .table import parse_where
 
 if TYPE_CHECKING:
     from companion.rules.actions import Action
@@ -141,10 +140,9 @@ def display_of(state: RefereeState) -> Display:
                                 source=v, reason=v.reason,
                                 params=getattr(v, "params", None)))
     for d in state.doubts:
-        loc = parse_where(d.where)
         problems.append(Problem(
-            "doubt", d.where, flag=loc.flag if loc is not None and loc.flag else None,
-            side=loc.side if loc is not None else None, index=d.index, best=d.best,
+            "doubt", str(d.where), flag=None if d.where.offline else d.where.flag,
+            side=d.where.side, index=d.index, best=d.best,
             second=d.second, source=d))
     verdicts = tuple(Verdict(v.flag, v.player, v.valid, v.reason, v)
                      for v in state.claimability.values())

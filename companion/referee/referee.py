@@ -25,7 +25,8 @@ from companion.rules.actions import Action, Claim, Deserter, Pass, Play, Redeplo
 from companion.rules.cards import Card
 from companion.rules.errors import IllegalActionError
 from companion.rules.match import RoundResult
-from companion.rules.messages import Part, Place
+from companion.rules.messages import Part
+from companion.rules.place import Place
 from companion.rules.position import FLAG_COUNT, SIDES, Position, Side
 from companion.rules.prover import ClaimVerdict, claimable, prove
 from companion.rules.state import REASONS as STATE_REASONS
@@ -51,7 +52,7 @@ from .infer import REASONS as INFER_REASONS
 from .infer import Explained, Unexplained, Waiting, explain
 from .settings import RefereeSettings
 from .stability import Stable, StabilityFilter
-from .table import Loc, Table, parse_where, same_table
+from .table import Table, same_table
 
 JPEG_QUALITY = 92   # recorded frames are labelled data: keep the card faces sharp
 
@@ -175,10 +176,10 @@ class Referee:
         self._last_frame: Any = None
         self._last_seq: int | None = None
         # Players' word on reads: (place, index, card read there) -> card really there.
-        self._overrides: dict[tuple[Loc, int, Card], Card] = {}
+        self._overrides: dict[tuple[Place, int, Card], Card] = {}
         # Players' word that a read is no card at all; it concerns the table as it is, so
         # it is forgotten at the next commit.
-        self._dismissed: set[tuple[Loc, int, Card]] = set()
+        self._dismissed: set[tuple[Place, int, Card]] = set()
         self._scores: dict[Side, int] = {"north": 0, "south": 0}
         self._mode: Mode = "playing"
         self._hold_reason = ""
@@ -335,8 +336,8 @@ class Referee:
         that has not moved).  The doubts left are those nobody has settled yet.
         """
         view = stable.view
-        fixes: list[tuple[Loc, int, Card | None]] = []
-        removed: dict[Loc, int] = {}
+        fixes: list[tuple[Place, int, Card | None]] = []
+        removed: dict[Place, int] = {}
         for loc, index, read in sorted(self._dismissed, key=lambda d: (d[0], -d[1])):
             cards = view.cards_at(loc)
             # "No card there" holds only while the place shows more cards than it holds:
@@ -359,10 +360,7 @@ class Referee:
             view = view.replace(loc, index, fix)
         left: list[Doubt] = []
         for d in stable.observation.doubtful:
-            place = parse_where(d.where)
-            if place is None:
-                continue
-            loc = place
+            loc = d.where
             cards = view.cards_at(loc)
             if not 0 <= d.index < len(cards):
                 continue
@@ -528,7 +526,7 @@ class Referee:
             return
         for d in doubts:
             self._store.append_doubt(
-                self.match_id, d.where.replace(" ", "-"),
+                self.match_id, str(d.where).replace(" ", "-"),
                 f"{d.where} card {d.index + 1}: {d.best} or {d.second}?",
                 data={"best": str(d.best), "second": str(d.second) if d.second else None,
                       "score": round(d.score, 3), "index": d.index})
@@ -608,9 +606,9 @@ class Referee:
         for the card a player taps.  `card=None` says there is no card there at all (the
         camera took something else for a card).
         """
-        loc = parse_where(doubt.where)
-        if loc is None:
-            raise RefereeError(f"doubt place {doubt.where!r} names no flag side or off-line area")
+        loc = doubt.where
+        if not isinstance(loc, Place):
+            raise RefereeError(f"doubt place {loc!r} names no flag side or off-line area")
         if card is not None and not isinstance(card, Card):
             raise RefereeError(f"confirm expects a card or None, not {card!r}")
         if card is None:
@@ -619,7 +617,7 @@ class Referee:
             self._overrides[(loc, doubt.index, doubt.best)] = card
         said = str(card) if card is not None else "no card"
         if self._store is not None and self.match_id is not None:
-            self._store.append_confirm(self.match_id, doubt.where.replace(" ", "-"),
+            self._store.append_confirm(self.match_id, str(doubt.where).replace(" ", "-"),
                                        f"{doubt.where}: {said}",
                                        data={"read": str(doubt.best), "card": said,
                                              "index": doubt.index})
@@ -745,10 +743,7 @@ def _jpeg(frame: Any) -> bytes:
 
 
 def _read_at(view: Table, d: Doubt) -> Card | None:
-    loc = parse_where(d.where)
-    if loc is None:
-        return None
-    cards = view.cards_at(loc)
+    cards = view.cards_at(d.where)
     return cards[d.index] if 0 <= d.index < len(cards) else None
 
 
@@ -759,23 +754,19 @@ def _diff_parts(expected: Table, seen: Table) -> tuple[Part, ...]:
     out: list[Part] = []
     for card, loc in where_e.items():
         if card not in where_s:
-            out.append(Part("diff.missing", {"card": card, "place": _place(loc)}))
-        elif where_s[card] != loc and not (loc.flag == 0 and where_s[card].flag == 0):
-            out.append(Part("diff.moved", {"card": card, "place": _place(where_s[card]),
-                                           "expected": _place(loc)}))
+            out.append(Part("diff.missing", {"card": card, "place": loc}))
+        elif where_s[card] != loc and not (loc.offline and where_s[card].offline):
+            out.append(Part("diff.moved", {"card": card, "place": where_s[card],
+                                           "expected": loc}))
     for card, loc in where_s.items():
         if card not in where_e:
-            out.append(Part("diff.extra", {"card": card, "place": _place(loc)}))
+            out.append(Part("diff.extra", {"card": card, "place": loc}))
     for n in range(FLAG_COUNT):
         if expected.tiles[n] != seen.tiles[n] and not (
                 expected.tiles[n] in SIDES and seen.tiles[n] == "line"):
             out.append(Part("diff.tile", {"flag": n + 1, "seen": seen.tiles[n],
                                           "recorded": expected.tiles[n]}))
     return tuple(out[:4]) or (Part("diff.order"),)
-
-
-def _place(loc: Loc) -> Place:
-    return Place(loc.flag, loc.side)
 
 
 def _diff(expected: Table, seen: Table) -> str:
@@ -786,7 +777,7 @@ def _diff(expected: Table, seen: Table) -> str:
     for card, loc in where_e.items():
         if card not in where_s:
             out.append(f"{card} missing from {loc}")
-        elif where_s[card] != loc and not (loc.flag == 0 and where_s[card].flag == 0):
+        elif where_s[card] != loc and not (loc.offline and where_s[card].offline):
             out.append(f"{card} at {where_s[card]} instead of {loc}")
     for card, loc in where_s.items():
         if card not in where_e:

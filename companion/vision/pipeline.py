@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.rules.cards import Card
+from companion.rules.place import OFFLINE, Place
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 
 from . import geometry
@@ -34,18 +35,9 @@ from .zones import StripMaps, Zone
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class _Place:
-    """Where a list of cards is read: a flag's side, or an off-line area."""
-
-    where: str               # "flag 4 south", "offline north"
-    flag: int | None
-    side: Side
-
-
 @dataclass(slots=True)
 class _Slot:
-    place: _Place
+    place: Place
     index: int
     read: CardRead
     card: Card | None = None
@@ -108,7 +100,7 @@ class TableReader:
             pass
 
     # -- zones ------------------------------------------------------------------------------
-    def _zone_list(self, layout: Layout) -> tuple[list[_Place], list[Zone], set[int]]:
+    def _zone_list(self, layout: Layout) -> tuple[list[Place], list[Zone], set[int]]:
         """The 22 zones of a frame (each flag's two sides, then both ends of each off-line
         area) and the flags whose tiles are covered."""
         cfg = load_config()["layout"]
@@ -116,16 +108,16 @@ class TableReader:
         half = float(cfg["zone_half_width_mm"])
         refs = layout.references()
         obstructed: set[int] = set()
-        places: list[_Place] = []
+        places: list[Place] = []
         zones: list[Zone] = []
 
-        def add(place: _Place, origin: tuple[float, float], side: Side, near: float,
+        def add(place: Place, origin: tuple[float, float], side: Side, near: float,
                 far: float, flag: int, key: str, limit: float | None) -> None:
             hm = layout.strip_homography(origin, side, -half, near, 2 * half, far - near,
                                          s.px_per_mm)
             white, black = refs[flag - 1]
             places.append(place)
-            zones.append(Zone(key, side, place.flag is not None, hm,
+            zones.append(Zone(key, side, not place.offline, hm,
                               (s.px(2 * half), s.px(far - near)), white, black, limit))
 
         for t in layout.tiles:
@@ -140,7 +132,7 @@ class TableReader:
                               ) / layout.pose.px_per_mm
                     # The claimed tile lies behind this side's cards: where it begins.
                     limit = off - geometry.TILE_H / 2 - near
-                add(_Place(f"flag {t.flag} {side}", t.flag, side), t.anchor, side, near, far,
+                add(Place(t.flag, side), t.anchor, side, near, far,
                     t.flag, f"{t.flag}{side}", limit)
         # Off-line areas: beyond flag 1 (west) and flag 9 (east), on each player's side.
         centre = float(cfg["offline_centre_mm"])
@@ -148,7 +140,7 @@ class TableReader:
         for side in SIDES:
             for flag, sign in ((1, -1.0), (FLAG_COUNT, 1.0)):
                 anchor = layout.point(layout.tile(flag).anchor, sign * centre, 0.0)
-                add(_Place(f"offline {side}", None, side), anchor, side, near, far, flag,
+                add(Place(OFFLINE, side), anchor, side, near, far, flag,
                     f"off{flag}{side}", None)
         return places, zones, obstructed
 
@@ -240,16 +232,16 @@ class TableReader:
                                                 self.templates, s), list(range(len(zones))))
 
     def _zones(self, frame: np.ndarray, layout: Layout
-               ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
+               ) -> tuple[list[tuple[Place, list[CardRead]]], list[int]]:
         places, zones, obstructed = self._zone_list(layout)
         results, hands = self._read_zones(frame, zones, layout)
-        out: list[tuple[_Place, list[CardRead]]] = []
-        merged: dict[str, int] = {}
+        out: list[tuple[Place, list[CardRead]]] = []
+        merged: dict[Place, int] = {}
         for place, reads in zip(places, results):
-            if place.where in merged:                    # the second end of an off-line area
-                out[merged[place.where]][1].extend(reads)
+            if place in merged:                          # the second end of an off-line area
+                out[merged[place]][1].extend(reads)
             else:
-                merged[place.where] = len(out)
+                merged[place] = len(out)
                 out.append((place, list(reads)))
         obstructed.update(hands)
         return out, sorted(obstructed)
@@ -289,7 +281,7 @@ class TableReader:
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
                     conf = min(conf, 0.25)
-                slot.doubt = Doubt(slot.place.where, best, second[0] if second else None, conf,
+                slot.doubt = Doubt(slot.place, best, second[0] if second else None, conf,
                                    slot.index)
 
     def read(self, frame: np.ndarray) -> Observation:
@@ -306,21 +298,22 @@ class TableReader:
             for r in reads:
                 if not is_card(r, self.settings):
                     log.info("%s: something that is no Battle Line card (best %s, %.2f)",
-                             place.where, r.best, r.score)
+                             place, r.best, r.score)
                     continue
                 slots.append(_Slot(place, index, r))
                 index += 1
         self._settle(slots)
-        lists: dict[str, list[Card]] = {}
+        lists: dict[Place, list[Card]] = {}
         for sl in slots:
             assert sl.card is not None
-            lists.setdefault(sl.place.where, []).append(sl.card)
+            lists.setdefault(sl.place, []).append(sl.card)
         flags = tuple(FlagObservation(
-            t.flag, t.state, tuple(lists.get(f"flag {t.flag} north", ())),
-            tuple(lists.get(f"flag {t.flag} south", ()))) for t in layout.tiles)
+            t.flag, t.state, tuple(lists.get(Place(t.flag, "north"), ())),
+            tuple(lists.get(Place(t.flag, "south"), ()))) for t in layout.tiles)
         doubts = tuple(sl.doubt for sl in slots if sl.doubt is not None)
-        return Observation(flags, tuple(lists.get("offline north", ())),
-                           tuple(lists.get("offline south", ())), doubts, tuple(obstructed))
+        return Observation(flags, tuple(lists.get(Place(OFFLINE, "north"), ())),
+                           tuple(lists.get(Place(OFFLINE, "south"), ())), doubts,
+                           tuple(obstructed))
 
 
 def read_image(path: str, deck: Deck, allow_missing_tiles: bool = False) -> Observation:

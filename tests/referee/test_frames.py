@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.rules.place import Place
 from companion.cli import main as cli
 from companion.record.export import export_frames
 from companion.record.store import MatchStore
@@ -83,7 +84,7 @@ def test_the_label_is_the_players_read_not_the_camera_s(tmp_path: Path) -> None:
         assert ref.match_id is not None
         cam = FilmingCamera(ref)
         t = Table()
-        doubt = Doubt("flag 3 south", C("O7"), C("R7"), 0.1, 0)
+        doubt = Doubt(Place.parse("flag 3 south"), C("O7"), C("R7"), 0.1, 0)
         cam.settle(t.lay("south", "R7", 3), misread={"R7": "O7"}, doubtful=(doubt,))
         assert ref.state.doubts and not ref.state.actions
         ref.confirm(doubt, C("R7"))               # the players say it is R7
