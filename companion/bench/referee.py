@@ -37,6 +37,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from companion.errors import CompanionError
+    from companion.record.recorder import open_match
     from companion.record.store import MatchStore
     from companion.referee import Referee, RefereeSettings
     from companion.referee.demo import TruthEyes, _frames, _moments, _players_answer
@@ -64,7 +65,7 @@ def main(argv: list[str]) -> int:
                 if use_vision and (vision is None or len(with_vision) >= args.vision_actions):
                     continue
                 with MatchStore(Path(tmp) / f"bench-{game}-{use_vision}.sqlite") as store:
-                    referee = Referee(settings, store)
+                    referee, _ = open_match(store, settings)
                     t = 0.0
                     for i, m in enumerate(moments):
                         if use_vision and len(with_vision) >= args.vision_actions:

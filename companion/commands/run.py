@@ -141,6 +141,10 @@ def make_referee(prefs: object, store: object = None, record_frames: bool = Fals
                                record_frames=record_frames,
                                game=Settings(claim_timing=prefs.timing,  # type: ignore[attr-defined]
                                              naming=prefs.naming))  # type: ignore[attr-defined]
-    return Referee(settings, store=store,  # type: ignore[arg-type]
-                   header_extra={"north_name": prefs.north_name,  # type: ignore[attr-defined]
-                                 "south_name": prefs.south_name})  # type: ignore[attr-defined]
+    if store is None:
+        return Referee(settings)
+    from companion.record.recorder import open_match
+    referee, _ = open_match(store, settings,  # type: ignore[arg-type]
+                            extra={"north_name": prefs.north_name,  # type: ignore[attr-defined]
+                                   "south_name": prefs.south_name})  # type: ignore[attr-defined]
+    return referee

@@ -421,6 +421,7 @@ def _same_but_card(a: Action, b: Action) -> bool:
 
 def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoResult:
     """Play, draw, read, referee and record one seeded game; the comparison at the end."""
+    from companion.record.recorder import open_match
     from companion.record.store import MatchStore
 
     started = time.perf_counter()
@@ -447,18 +448,18 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
         with MatchStore(options.db) as store:
             match_id = _find_match(store, options.seed)
             if match_id is None:
-                referee = Referee(ref_settings, store, header_extra={SEED_TAG: str(options.seed)})
+                referee, recorder = open_match(store, ref_settings,
+                                               extra={SEED_TAG: str(options.seed)})
                 resumed_at = 0
-                out(f"match {referee.match_id}: seed {options.seed}, south plays first")
+                out(f"match {recorder.match_id}: seed {options.seed}, south plays first")
             else:
-                referee = Referee(ref_settings, store, match_id)
+                referee, recorder = open_match(store, ref_settings, match_id)
                 resumed_at = len(referee.state.actions)
                 if tuple(referee.state.actions) != played[:resumed_at]:
                     raise DemoError(f"match {match_id} in {store.path} is not the game of seed "
                                     f"{options.seed}; use another --db")
                 out(f"match {match_id}: seed {options.seed}, resumed after {resumed_at} "
                     "recorded actions")
-            assert referee.match_id is not None
             players = _Players(referee, eyes, options.seed, calm, rest, out)
             # The table as it stands: the referee checks it against the record.
             players.restore(moments[resumed_at - 1].after if resumed_at else
@@ -475,8 +476,8 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
                         + (f": {v[0]}" if v else "")
                         + (f"; waiting for doubts {state.doubts}" if state.doubts else ""))
                     break
-            recorded = tuple(store.effective_actions(referee.match_id, round=1))
-            match_id = referee.match_id
+            recorded = tuple(store.effective_actions(recorder.match_id, round=1))
+            match_id = recorder.match_id
     finally:
         eyes.close()
     winner = final.winner
