@@ -40,7 +40,7 @@ def main(argv: list[str]) -> int:
     from companion.record.recorder import open_match
     from companion.record.store import MatchStore
     from companion.referee import Referee, RefereeSettings
-    from companion.referee.demo import TruthEyes, _frames, _moments, _players_answer
+    from companion.appliance.demo import TruthEyes, _frames, _moments, _players_answer
     from companion.rules.actions import Pass
     from companion.rules.state import Settings
 
@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
     vision_error = ""
     if args.vision_actions > 0:
         try:
-            from companion.referee.demo import VisionEyes
+            from companion.appliance.demo import VisionEyes
             vision = VisionEyes(args.printing, 1, None)
         except CompanionError as exc:
             vision_error = f"vision pipeline not available ({exc})"

@@ -36,7 +36,7 @@ def render_frames(directory: Path, *, calm: int = 4, steps: int | None = None,
     """Write the frames of the scripted opening and the enrolled deck; (deck file, moves)."""
     import cv2
 
-    from companion.referee.demo import scene_of
+    from companion.appliance.demo import scene_of
     from companion.rules.actions import Play
     from companion.rules.cards import BY_CODE
     from companion.rules.state import GameState
@@ -112,7 +112,8 @@ def _measure(args: argparse.Namespace, tmp: Path, deck_path: Path, moves: int,
     from companion.ui.prefs import Prefs
     from companion.vision.capture import FolderSource
     from companion.vision.deck import Deck
-    from companion.ui.reader_process import ReaderProcess
+    from companion.appliance.reader_process import ReaderProcess
+    from companion.appliance.session import Session
     from companion.vision.pipeline import TableReader
 
     # As `companion run` does: the vision in its own process (--in-process: on the worker).
@@ -120,9 +121,9 @@ def _measure(args: argparse.Namespace, tmp: Path, deck_path: Path, moves: int,
     source = FolderSource(tmp / "frames")
     factory = make_pin_factory("mock")
     leds = FlagLeds(load_pin_map(), pin_factory=factory)
-    app = CompanionApp(make_referee=lambda prefs: make_referee(prefs),
-                       inputs={"source": source, "reader": reader, "pace": True,
-                               "frame_interval": 1.0 / args.fps},
+    session = Session(make_referee(Prefs()), source=source, reader=reader, leds=leds,
+                      pace=True, frame_interval=1.0 / args.fps)
+    app = CompanionApp(make_referee=lambda prefs: make_referee(prefs), session=session,
                        leds=leds, prefs=Prefs(), failsafe=False)
     gaps: list[float] = []
     flips_in_gap: list[float] = []    # time the gap spent in the GL buffer swap

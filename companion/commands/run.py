@@ -12,8 +12,14 @@ import logging
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.referee.referee import Referee
+    from companion.record.store import MatchStore
+    from companion.ui.prefs import Prefs
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +95,8 @@ def _run(args: argparse.Namespace) -> int:
     from companion.ui.app import CompanionApp
     from companion.ui.prefs import Prefs
     from companion.vision.capture import open_source
-    from companion.ui.reader_process import ReaderProcess
+    from companion.appliance.reader_process import ReaderProcess
+    from companion.appliance.session import Session
     from companion.vision.deck import Deck
 
     pin_map = load_pin_map(args.pins)
@@ -106,12 +113,18 @@ def _run(args: argparse.Namespace) -> int:
             SdNotify() as notifier:
         factory = make_pin_factory(args.gpio)
         with FlagLeds(pin_map, pin_factory=factory) as leds:
+            prefs = Prefs.load()
+
+            def new_referee(p: Prefs) -> Referee:
+                return make_referee(p, store, record_frames=args.record_frames)
+
+            session = Session(new_referee(prefs), source=source,
+                              reader=reader,  # type: ignore[arg-type]
+                              leds=leds, reader_factory=ReaderProcess, live=live,
+                              pace=not live, frame_interval=1.0 / max(0.5, args.fps))
             app = CompanionApp(
-                make_referee=lambda prefs: make_referee(prefs, store,
-                                                        record_frames=args.record_frames),
-                inputs={"source": source, "reader": reader, "live": live,
-                        "pace": not live, "frame_interval": 1.0 / max(0.5, args.fps)},
-                leds=leds, notifier=notifier, store=store, prefs=Prefs.load(),
+                make_referee=new_referee, session=session,
+                leds=leds, notifier=notifier, store=store, prefs=prefs,
                 deck_path=deck_path, start_screen="table" if reader is not None else "calibration",
                 buttons_factory=lambda on_press: PlayerButtons(pin_map, on_press,
                                                                pin_factory=factory))
@@ -127,7 +140,8 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_referee(prefs: object, store: object = None, record_frames: bool = False) -> object:
+def make_referee(prefs: Prefs, store: MatchStore | None = None,
+                 record_frames: bool = False) -> Referee:
     """A referee for a new match with the players' preferences (names go in the header).
 
     `record_frames`: save the frame of each committed action with the record (the appliance
@@ -137,14 +151,13 @@ def make_referee(prefs: object, store: object = None, record_frames: bool = Fals
     from companion.referee.settings import RefereeSettings
     from companion.rules.state import Settings
 
-    settings = RefereeSettings(rounds=prefs.rounds,  # type: ignore[attr-defined]
-                               record_frames=record_frames,
-                               game=Settings(claim_timing=prefs.timing,  # type: ignore[attr-defined]
-                                             naming=prefs.naming))  # type: ignore[attr-defined]
+    settings = RefereeSettings(rounds=prefs.rounds, record_frames=record_frames,
+                               game=Settings(claim_timing=prefs.timing,  # type: ignore[arg-type]
+                                             naming=prefs.naming))  # type: ignore[arg-type]
     if store is None:
         return Referee(settings)
     from companion.record.recorder import open_match
-    referee, _ = open_match(store, settings,  # type: ignore[arg-type]
-                            extra={"north_name": prefs.north_name,  # type: ignore[attr-defined]
-                                   "south_name": prefs.south_name})  # type: ignore[attr-defined]
+    referee, _ = open_match(store, settings,
+                            extra={"north_name": prefs.north_name,
+                                   "south_name": prefs.south_name})
     return referee

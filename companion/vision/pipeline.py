@@ -56,6 +56,7 @@ class TableReader:
         self.deck = deck
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
+        self.layout: Layout | None = None   # the tiles as the last frame placed them
         self.settings = ReadingSettings.load()
         self._strip_maps = StripMaps()
         cfg = load_config()["pipeline"]
@@ -76,6 +77,7 @@ class TableReader:
     def reset(self) -> None:
         """Forget the table's layout (the next frame is decoded from scratch)."""
         self.tracker.reset()
+        self.layout = None
 
     def close(self) -> None:
         """Stop the zone-reading threads and leave the worker processes (the last reader to
@@ -288,6 +290,7 @@ class TableReader:
         """The observation of one overhead BGR frame (uint8, H x W x 3)."""
         frame = check_frame(frame)
         layout = self.tracker.update(frame)
+        self.layout = layout
         zones, obstructed = self._zones(frame, layout)
         every = [r for _, reads in zones for r in reads]
         redone = iter(recolour(every, self.templates))

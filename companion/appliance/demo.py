@@ -40,10 +40,9 @@ from companion.rules.place import Place
 from companion.rules.position import FLAG_COUNT, Side
 from companion.rules.state import GameState, Settings
 from companion.vision.observation import Doubt, Observation
-
-from .events import ActionCommitted, ClaimDecided, Event
-from .referee import Referee
-from .settings import RefereeSettings
+from companion.referee.events import ActionCommitted, ClaimDecided, Event
+from companion.referee.referee import Referee
+from companion.referee.settings import RefereeSettings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -133,32 +132,32 @@ class TruthEyes:
 
 
 class VisionEyes:
-    """The real pipeline on drawn frames: enrol the printing's deck once, then read frames."""
+    """The real pipeline on drawn frames: enrol the printing's deck once, then the
+    appliance's own `Eyes` (motion test, full read) look at each drawn frame."""
 
     def __init__(self, printing_name: str, seed: int, frames_dir: Path | None) -> None:
         try:
+            from companion.synth import printing_named, write_deck_images
             from companion.vision import deck as deck_mod
-            from companion.vision.motion import MotionDetector
             from companion.vision.pipeline import TableReader
-            from companion.synth import PRINTINGS, write_deck_images
+
+            from .eyes import Eyes
         except ImportError as exc:
             raise DemoError(f"the vision pipeline cannot be loaded ({exc}); "
                             "--no-vision runs the demo without it") from None
 
-        printing = PRINTINGS.get(printing_name) if isinstance(PRINTINGS, dict) else None
-        if printing is None:
-            names = ", ".join(PRINTINGS) if isinstance(PRINTINGS, dict) else "?"
-            raise DemoError(f"unknown printing {printing_name!r}; use one of {names}")
+        try:
+            printing = printing_named(printing_name)
+        except CompanionError as exc:
+            raise DemoError(str(exc)) from None
         self.printing = printing
         self.seed = seed
         self.frames_dir = frames_dir
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-demo-deck-")
         write_deck_images(printing, Path(self._tmp.name))
         self.reader = TableReader(deck_mod.enrol(Path(self._tmp.name)))
-        self.motion = MotionDetector()
-        self.extra_calm = self.motion.settings.settle_frames
-        self.reads = 0
-        self.unreadable = 0
+        self.eyes = Eyes(self.reader)
+        self.extra_calm = self.eyes.settle_frames
         self.count = 0
         self._scene: Scene | None = None
         self._frame: Image | None = None
@@ -179,21 +178,18 @@ class VisionEyes:
         if self.frames_dir is not None:
             self._save(self._main())
         assert self._lores is not None
-        self.last_frame = None
-        if self.motion.update(self._lores):
-            # As the rig's capture loop does: a moving frame is not worth a full read; the
-            # referee is told only that the table moves (which restarts its stability count).
-            return Observation(motion=True)
-        self.reads += 1
-        try:
-            self.last_frame = self._main()
-            return self.reader.read(self.last_frame)
-        except CompanionError as exc:
-            # A frame the pipeline cannot read (tiles hidden): like a moving frame, it
-            # restarts the referee's count; the next frames are read again.
-            self.unreadable += 1
-            log.info("frame %d unreadable: %s", self.count, exc)
-            return Observation(motion=True)
+        sight = self.eyes.look(self._lores, self._main)
+        self.last_frame = sight.frame if sight.error is None else None
+        assert sight.observation is not None    # the eyes have a reader
+        return sight.observation
+
+    @property
+    def reads(self) -> int:
+        return self.eyes.reads
+
+    @property
+    def unreadable(self) -> int:
+        return self.eyes.unreadable
 
     def _main(self) -> Image:
         from companion.synth import render
@@ -209,6 +205,7 @@ class VisionEyes:
                     [cv2.IMWRITE_JPEG_QUALITY, 85])
 
     def close(self) -> None:
+        self.eyes.close()
         self._tmp.cleanup()
 
 
@@ -523,7 +520,7 @@ def _players_answer(referee: Referee, seen: Observation,
 
 def _misreads(seen: Observation, scene: Scene) -> list[Doubt]:
     """Each read of `seen` that differs from what lies there, as a doubt settled by the truth."""
-    from .table import Table
+    from companion.referee.table import Table
     got = Table.from_observation(seen)
     truth = Table.from_observation(scene.observation())
     out: list[Doubt] = []
@@ -542,7 +539,7 @@ def _misreads(seen: Observation, scene: Scene) -> list[Doubt]:
 
 
 def _truth_at(scene: Scene, where: Place, index: int) -> Card | None:
-    from .table import Table
+    from companion.referee.table import Table
     cards = Table.from_observation(scene.observation()).cards_at(where)
     return cards[index] if 0 <= index < len(cards) else None
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.record.store import MatchStore
-from companion.referee.demo import DemoOptions, run_demo, scene_of
+from companion.appliance.demo import DemoOptions, run_demo, scene_of
 from companion.referee.table import Table
 from companion.rules.bots import simulate
 from companion.rules.state import Settings

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing as mp
+from dataclasses import dataclass
 from multiprocessing import shared_memory
 from pathlib import Path
 from types import TracebackType
@@ -58,17 +59,30 @@ def _serve(conn: Any, deck_path: str, shm_name: str) -> None:
             except Exception as exc:  # noqa: BLE001 - the parent logs and goes on
                 conn.send(("error", f"{type(exc).__name__}: {exc}"))
             else:
-                conn.send(("obs", obs.dumps()))
+                seen = reader.layout.sightings() if reader.layout is not None else ()
+                conn.send(("obs", obs.dumps(), seen))
             finally:
                 del frame   # no view of the shared block may outlive it
     finally:
         shm.close()
 
 
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """The tiles the child's reader placed in the last frame (`Layout.sightings()`)."""
+
+    tiles: tuple[tuple[int, tuple[float, float], tuple[float, float], float], ...]
+
+    def sightings(self) -> tuple[tuple[int, tuple[float, float], tuple[float, float], float],
+                                 ...]:
+        return self.tiles
+
+
 class ReaderProcess:
     """`TableReader(Deck.load(deck_path))` running in its own process."""
 
     def __init__(self, deck_path: str | Path, start_timeout: float = 60.0) -> None:
+        self.layout: _Seen | None = None
         # spawn, not fork: the parent holds SDL/GL and threads that must not be forked.
         ctx = mp.get_context("spawn")
         self._shm: shared_memory.SharedMemory | None = shared_memory.SharedMemory(
@@ -104,10 +118,11 @@ class ReaderProcess:
         np.ndarray(frame.shape, dtype=np.uint8, buffer=self._shm.buf)[...] = frame
         try:
             self._conn.send(list(frame.shape))
-            kind, text = self._conn.recv()   # blocks without the interpreter lock
+            kind, text, *more = self._conn.recv()   # blocks without the interpreter lock
         except (EOFError, OSError, BrokenPipeError):
             raise ReaderProcessError("the vision process has died") from None
         if kind == "obs":
+            self.layout = _Seen(tuple(more[0]))
             return Observation.loads(text)
         raise ReaderProcessError(text)
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.bench.ui import render_frames
 from companion.errors import CompanionError
-from companion.ui.reader_process import ReaderProcess, ReaderProcessError
+from companion.appliance.reader_process import ReaderProcess, ReaderProcessError
 from companion.vision.capture import FolderSource
 from companion.vision.deck import Deck
 from companion.vision.pipeline import TableReader
