@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -112,4 +113,20 @@ class Eyes:
         self.use(None)
 
 
-__all__ = ["MOVING", "Eyes", "Reader", "Sight", "TilesSeen"]
+def load_reader(deck_path: str | Path) -> Reader:
+    """The appliance's table reader for the deck in `deck_path`.
+
+    It runs on the session's thread; the zones are read by the vision's worker processes
+    (`pipeline.workers`, the one way the vision uses other processes), this process taking
+    the `pipeline.appliance_reader_share` of them: the touchscreen shares this process, and
+    the interpreter lock it needs is held here only to follow the tiles and settle the table.
+    """
+    from companion.vision.config import load_config
+    from companion.vision.deck import Deck
+    from companion.vision.pipeline import TableReader
+
+    share = float(load_config()["pipeline"].get("appliance_reader_share", 0.0))
+    return TableReader(Deck.load(deck_path), reader_share=share)
+
+
+__all__ = ["MOVING", "Eyes", "Reader", "Sight", "TilesSeen", "load_reader"]

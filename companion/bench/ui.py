@@ -72,8 +72,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="frames per table moment (default 8: a second at 8 fps)")
     parser.add_argument("--fps", type=float, default=8.0,
                         help="frames per second streamed, like the camera loop (default 8)")
-    parser.add_argument("--in-process", action="store_true",
-                        help="read frames on the worker thread instead of the vision process")
     parser.add_argument("--no-taps", dest="taps", action="store_false",
                         help="do not open proof screens while streaming")
     parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
@@ -111,13 +109,11 @@ def _measure(args: argparse.Namespace, tmp: Path, deck_path: Path, moves: int,
     from companion.ui.app import CompanionApp
     from companion.ui.prefs import Prefs
     from companion.vision.capture import FolderSource
-    from companion.vision.deck import Deck
-    from companion.appliance.reader_process import ReaderProcess
+    from companion.appliance.eyes import load_reader
     from companion.appliance.session import Session
-    from companion.vision.pipeline import TableReader
 
-    # As `companion run` does: the vision in its own process (--in-process: on the worker).
-    reader = TableReader(Deck.load(deck_path)) if args.in_process else ReaderProcess(deck_path)
+    # As `companion run` does: read on the session's thread, the zones in the vision's workers.
+    reader = load_reader(deck_path)
     source = FolderSource(tmp / "frames")
     factory = make_pin_factory("mock")
     leds = FlagLeds(load_pin_map(), pin_factory=factory)
@@ -187,7 +183,7 @@ def _measure(args: argparse.Namespace, tmp: Path, deck_path: Path, moves: int,
     frames = len(list((tmp / "frames").iterdir()))
     stream_s = (done_at[0] or time.perf_counter()) - t_run
     committed = len(app.view.actions)
-    where = "on the worker thread" if args.in_process else "in the vision process"
+    where = "followed on the worker thread, zones read in the vision's worker processes"
     print(f"companion bench ui  ({args.size}, {frames} frames of {moves} moves at "
           f"{args.fps:g} fps, real vision {where}, referee on the worker thread)")
     print(f"  ready (first frame drawn) : {ready_s:6.2f} s after `run` starts the UI "

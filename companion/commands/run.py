@@ -95,19 +95,17 @@ def _run(args: argparse.Namespace) -> int:
     from companion.ui.app import CompanionApp
     from companion.ui.prefs import Prefs
     from companion.vision.capture import open_source
-    from companion.appliance.reader_process import ReaderProcess
+    from companion.appliance.eyes import Reader, load_reader
     from companion.appliance.session import Session
-    from companion.vision.deck import Deck
 
     pin_map = load_pin_map(args.pins)
+    reader: Reader | None = None
     if deck_path.exists():
-        Deck.load(deck_path)   # a damaged deck is one clear line now, not in the child
-        reader: object = ReaderProcess(deck_path)
+        reader = load_reader(deck_path)   # a damaged deck is one clear line now
     else:
         # First start on a new rig: the camera screen and the enrolment work without a deck.
         log.warning("no enrolled deck at %s: enrol one on the Camera screen or with "
                     "`companion deck enrol DIR --out FILE` (calibration/README.md)", deck_path)
-        reader = None
     live = args.source is None or str(args.source).isdigit()
     with open_source(args.source) as source, MatchStore(args.db) as store, \
             SdNotify() as notifier:
@@ -119,8 +117,7 @@ def _run(args: argparse.Namespace) -> int:
                 return make_referee(p, store, record_frames=args.record_frames)
 
             session = Session(new_referee(prefs), source=source,
-                              reader=reader,  # type: ignore[arg-type]
-                              leds=leds, reader_factory=ReaderProcess, live=live,
+                              reader=reader, leds=leds, reader_factory=load_reader, live=live,
                               pace=not live, frame_interval=1.0 / max(0.5, args.fps))
             app = CompanionApp(
                 make_referee=new_referee, session=session,
@@ -134,9 +131,9 @@ def _run(args: argparse.Namespace) -> int:
             try:
                 app.run()
             finally:
-                app.close()     # the session closes the reader process with it
+                app.close()     # the session closes the reader with it
                 if reader is not None:
-                    reader.close()  # type: ignore[attr-defined]  # safe twice
+                    reader.close()  # safe twice
     return 0
 
 

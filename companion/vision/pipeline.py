@@ -48,11 +48,13 @@ class TableReader:
     """Reads frames of one table with one enrolled deck; keeps following the tiles."""
 
     def __init__(self, deck: Deck, allow_missing_tiles: bool = False,
-                 workers: int | None = None) -> None:
+                 workers: int | None = None, reader_share: float | None = None) -> None:
         """`allow_missing_tiles`: a first frame may lack some tiles (they read `missing`);
         by default the first frame must show all nine, as at the start of a game.
         `workers`: worker processes that read zones beside this one (default: the
-        configuration's `pipeline.workers`; 0: none)."""
+        configuration's `pipeline.workers`; 0: none).  `reader_share`: this process's share
+        of the zones against each worker's (default `pipeline.reader_share`; 0: the workers
+        read every zone while this process follows the tiles)."""
         self.deck = deck
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
@@ -64,7 +66,8 @@ class TableReader:
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="zones") \
             if threads > 1 else None
         count = int(cfg.get("workers", 0)) if workers is None else int(workers)
-        self._reader_share = float(cfg.get("reader_share", 1.0))
+        self._reader_share = float(cfg.get("reader_share", 1.0)) if reader_share is None \
+            else max(0.0, float(reader_share))
         self._workers: ZoneWorkers | None = None
         if count > 0:
             try:

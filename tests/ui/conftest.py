@@ -91,6 +91,7 @@ def start_app() -> Iterator[Callable[..., Driver]]:
     def start(make_referee: Callable[..., Any], inputs: dict[str, Any] | None = None,
               size: tuple[int, int] = (800, 480), **kwargs: Any) -> Driver:
         """`inputs`: the `Session`'s (frames from a source and a reader, or observations)."""
+        from companion.appliance.eyes import load_reader
         from companion.appliance.session import Session
         from companion.ui.prefs import Prefs
 
@@ -99,7 +100,7 @@ def start_app() -> Iterator[Callable[..., Driver]]:
         kwargs.setdefault("failsafe", False)
         prefs = kwargs.get("prefs") or Prefs()
         session = Session(make_referee(prefs), leds=kwargs.get("leds"),
-                          reader_factory=_load_reader, **(inputs or {}))
+                          reader_factory=load_reader, **(inputs or {}))
         app = CompanionApp(make_referee, session, **kwargs)
         apps.append(app)
         app._run_prepare()
@@ -115,8 +116,3 @@ def start_app() -> Iterator[Callable[..., Driver]]:
             Window.remove_widget(child)
         App._running_app = None
 
-
-def _load_reader(path: Any) -> Any:
-    from companion.vision.deck import Deck
-    from companion.vision.pipeline import TableReader
-    return TableReader(Deck.load(path))
