@@ -28,6 +28,7 @@ from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import CardRead, ReadingSettings, is_card, recolour
+from .scale import ScaleNormaliser
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
 
@@ -64,6 +65,7 @@ class TableReader:
         self.deck = deck
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
+        self._scale = ScaleNormaliser()  # frames of another size: read at the rig's scale
         self.settings = ReadingSettings.load()
         self._strip_maps = StripMaps()
         cfg = load_config()["pipeline"]
@@ -84,6 +86,7 @@ class TableReader:
     def reset(self) -> None:
         """Forget the table's layout (the next frame is decoded from scratch)."""
         self.tracker.reset()
+        self._scale.reset()
 
     def close(self) -> None:
         """Stop the zone-reading threads and leave the worker processes (the last reader to
@@ -294,7 +297,7 @@ class TableReader:
 
     def read(self, frame: np.ndarray) -> Observation:
         """The observation of one overhead BGR frame (uint8, H x W x 3)."""
-        frame = check_frame(frame)
+        frame = self._scale(check_frame(frame))
         layout = self.tracker.update(frame)
         zones, obstructed = self._zones(frame, layout)
         every = [r for _, reads in zones for r in reads]
