@@ -83,7 +83,7 @@ def nested(depth: int) -> Any:
 
 def mutate(rng: random.Random, claim: dict[str, Any]) -> dict[str, Any]:
     """One change a careless or hostile writer could make to a claim line."""
-    pos = claim.get("position")
+    pos: Any = claim.get("position")
     flags = pos.get("flags") if isinstance(pos, dict) else None
     flag = rng.choice(flags) if isinstance(flags, list) and flags else None
     if not isinstance(flag, dict):
@@ -120,7 +120,8 @@ def mutate(rng: random.Random, claim: dict[str, Any]) -> dict[str, Any]:
 
 def reachable_base(rng: random.Random) -> dict[str, Any]:
     if rng.random() < 0.5:
-        return json.loads(json.dumps(rng.choice(BASES)))
+        copy: dict[str, Any] = json.loads(json.dumps(rng.choice(BASES)))
+        return copy
     p = random_position(rng, discards=(0, 2), p_claimed=0.0, p_morale=0.5, p_env=0.4)
     return {"position": p.to_json(), "flag": rng.randint(1, FLAG_COUNT), "player": rng.choice(SIDES)}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -64,11 +65,12 @@ def test_mud_allows_four_and_bad_json_text() -> None:
     assert json.loads(Position().dumps())["discards"] == []
 
 
-def _table(**flags: dict[str, object]) -> dict[str, object]:
+def _table(**flags: Any) -> dict[str, Any]:
     """A contract 1 object: `f3={"north": [...]}` sets flag 3; `discards=[...]` the discards."""
     discards = flags.pop("discards", [])
-    rows = [{"north": [], "south": [], "env": [], "claimed": None, "completed_first": None}
-            for _ in range(9)]
+    rows: list[dict[str, Any]] = [
+        {"north": [], "south": [], "env": [], "claimed": None, "completed_first": None}
+        for _ in range(9)]
     for key, value in flags.items():
         rows[int(key[1:]) - 1].update(value)
     return {"format": "battleline-position/1", "flags": rows, "discards": discards}

@@ -54,7 +54,7 @@ def forbid_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any decode fails the test: a bomb must be refused from its header alone."""
     def refuse(*_: object) -> None:
         raise AssertionError("the image was decoded")
-    monkeypatch.setattr(cvcompat.cv2, "imdecode", refuse)
+    monkeypatch.setattr(cv2, "imdecode", refuse)
 
 
 @pytest.fixture
