@@ -69,7 +69,8 @@ def test_a_huge_image_is_refused_by_its_header(tmp_path: Path, no_decoding: None
                                                make: object) -> None:
     path = tmp_path / name
     path.write_bytes(make(30000, 30000))  # type: ignore[operator]
-    with pytest.raises(ImageError, match=r"30000x30000 .*900 megapixels.*refused before decoding"):
+    with pytest.raises(ImageError, match=r"30000x30000 .*900 megapixels\); images over 80 "
+                                         "megapixels are refused before decoding"):
         cvcompat.imread(path)
 
 
@@ -81,9 +82,14 @@ def test_header_sizes_of_real_files(tmp_path: Path) -> None:
         cv2.imwrite(str(path), img)
         assert cvcompat.image_size(path.read_bytes()[:1 << 18]) == (kind, 2304, 1296)
         assert cvcompat.imread(path).shape == (1296, 2304, 3)
-    # A large real frame (a 48 MP camera) is admitted: the limit is far from real images.
-    assert cvcompat.check_image_header(tmp_path / "x.png", png_bomb(8000, 6000), 500) == \
-        ("PNG", 8000, 6000)
+    # Large real images are admitted: a 48 MP photo, the frame stretched to 8000x8000.
+    for width, height in ((8000, 6000), (8000, 8000)):
+        assert cvcompat.check_image_header(tmp_path / "x.png", png_bomb(width, height), 500) == \
+            ("PNG", width, height)
+    with pytest.raises(ImageError, match="9000x9000"):
+        cvcompat.check_image_header(tmp_path / "x.png", png_bomb(9000, 9000), 500)
+    with pytest.raises(ImageError, match="images over 200 MB are refused"):
+        cvcompat.check_image_header(tmp_path / "x.png", png_bomb(100, 100), 300_000_000)
 
 
 @pytest.mark.parametrize("data, named", [
