@@ -33,6 +33,7 @@ from .status import Preview, Status
 log = logging.getLogger(__name__)
 
 Post = Callable[[Callable[[], None]], None]
+_CAMERA_PAUSE_S = 0.5  # between tries of a camera that stopped (the source backs off further)
 
 
 class SessionError(CompanionError, RuntimeError):
@@ -87,6 +88,7 @@ class Session:
         self._frames = 0
         self._errors = 0
         self._last_error: str | None = None
+        self._waiting: str | None = None
         self._ended = source is None and observations is None
         self.want_preview = False
         self.last_frame: np.ndarray | None = None   # read and written on the worker only
@@ -116,7 +118,8 @@ class Session:
 
     def _status(self) -> None:
         if self._on_status is not None:
-            status = Status(self._frames, self._errors, self._last_error, self._ended)
+            status = Status(self._frames, self._errors, self._last_error, self._ended,
+                            self._waiting)
             on_status = self._on_status
             self._post(lambda: on_status(status))
 
@@ -159,6 +162,10 @@ class Session:
         frame: Frame | None = self._source.read()
         if frame is None:
             return False
+        if self._waiting is not None:  # the camera is back
+            log.info("frame source: frames again after %r", self._waiting)
+            self._waiting = None
+            self._status()
         self._frames += 1
         if self._live:
             t = time.monotonic()
@@ -231,14 +238,24 @@ class Session:
             except StopIteration:
                 more = False
             except CompanionError as exc:
-                from companion.vision.errors import EndOfStream
+                from companion.vision.errors import CameraError, EndOfStream
+                more = False
                 if isinstance(exc, EndOfStream):
                     log.info("frame source: %s", exc)   # a recorded source is over
+                elif isinstance(exc, CameraError) and getattr(self._source, "reopens", False):
+                    # The source reopens the camera by itself: say what we wait for and keep
+                    # answering the players meanwhile.
+                    if self._waiting != str(exc):
+                        self._waiting = str(exc)
+                        self._errors += 1
+                        self._last_error = str(exc)
+                        self._status()
+                    self._run_calls(_CAMERA_PAUSE_S)
+                    continue
                 else:
                     self._errors += 1
                     self._last_error = str(exc)
                     log.warning("frame source: %s", exc)
-                more = False
             except Exception as exc:  # noqa: BLE001 - failsafe: the worker must survive
                 log.exception("the referee failed on a frame")
                 self._errors += 1

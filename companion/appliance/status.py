@@ -26,6 +26,7 @@ class Status:
     read_errors: int = 0
     last_error: str | None = None
     ended: bool = False
+    waiting: str | None = None   # what the appliance waits for (a camera gone), None when reading
 
 
 __all__ = ["Preview", "Status"]

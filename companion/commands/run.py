@@ -107,7 +107,7 @@ def _run(args: argparse.Namespace) -> int:
         log.warning("no enrolled deck at %s: enrol one on the Camera screen or with "
                     "`companion deck enrol DIR --out FILE` (calibration/README.md)", deck_path)
     live = args.source is None or str(args.source).isdigit()
-    with open_source(args.source) as source, MatchStore(args.db) as store, \
+    with open_source(args.source, retry=True) as source, MatchStore(args.db) as store, \
             SdNotify() as notifier:
         factory = make_pin_factory(args.gpio)
         with FlagLeds(pin_map, pin_factory=factory) as leds:

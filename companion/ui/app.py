@@ -202,7 +202,12 @@ class CompanionApp(App):
         self.view = view
 
     def _on_status(self, status: Status) -> None:
+        was = self.status.waiting
         self.status = status
+        if status.waiting is not None and was is None:
+            self.say(tr("status.camera_lost", self.lang, error=status.waiting))
+        elif status.waiting is None and was is not None:
+            self.say(tr("status.camera_back", self.lang))
 
     def _on_preview(self, preview: Preview) -> None:
         self.preview = preview

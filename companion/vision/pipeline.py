@@ -29,6 +29,7 @@ from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import CardRead, ReadingSettings, is_card, recolour
+from .scale import ScaleNormaliser
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
 
@@ -42,6 +43,27 @@ class _Slot:
     read: CardRead
     card: Card | None = None
     doubt: Doubt | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TilesInFrame:
+    """A frame's layout in the pixels of the frame as it was given (a frame of another size
+    is read at the rig's scale: `fx`, `fy` map the read frame's pixels back)."""
+
+    layout: Layout
+    fx: float = 1.0
+    fy: float = 1.0
+
+    def sightings(self) -> tuple[tuple[int, tuple[float, float], tuple[float, float], float],
+                                 ...]:
+        """(flag, centre, up, px per mm) of each tile seen: what the calibration picture draws."""
+        out = []
+        for flag, (x, y), (ux, uy), ppm in self.layout.sightings():
+            vx, vy = ux * self.fx, uy * self.fy
+            norm = max(1e-9, (vx * vx + vy * vy) ** 0.5)
+            out.append((flag, (x * self.fx, y * self.fy), (vx / norm, vy / norm),
+                        ppm * (self.fx * self.fy) ** 0.5))
+        return tuple(out)
 
 
 class TableReader:
@@ -58,7 +80,8 @@ class TableReader:
         self.deck = deck
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
-        self.layout: Layout | None = None   # the tiles as the last frame placed them
+        self.layout: TilesInFrame | None = None   # the tiles as the last frame placed them
+        self._scale = ScaleNormaliser()  # frames of another size: read at the rig's scale
         self.settings = ReadingSettings.load()
         self._strip_maps = StripMaps()
         cfg = load_config()["pipeline"]
@@ -81,6 +104,7 @@ class TableReader:
         """Forget the table's layout (the next frame is decoded from scratch)."""
         self.tracker.reset()
         self.layout = None
+        self._scale.reset()
 
     def close(self) -> None:
         """Stop the zone-reading threads and leave the worker processes (the last reader to
@@ -291,9 +315,11 @@ class TableReader:
 
     def read(self, frame: np.ndarray) -> Observation:
         """The observation of one overhead BGR frame (uint8, H x W x 3)."""
-        frame = check_frame(frame)
+        given = check_frame(frame)
+        frame = self._scale(given)
         layout = self.tracker.update(frame)
-        self.layout = layout
+        self.layout = TilesInFrame(layout, given.shape[1] / frame.shape[1],
+                                   given.shape[0] / frame.shape[0])
         zones, obstructed = self._zones(frame, layout)
         every = [r for _, reads in zones for r in reads]
         redone = iter(recolour(every, self.templates))
@@ -328,4 +354,4 @@ def read_image(path: str, deck: Deck, allow_missing_tiles: bool = False) -> Obse
     return TableReader(deck, allow_missing_tiles).read(imread(path))
 
 
-__all__ = ["TableReader", "read_image"]
+__all__ = ["TableReader", "TilesInFrame", "read_image"]
