@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from companion.rules.actions import Action
+from companion.rules.actions import Action, Claim
+from companion.rules.match import RoundResult
+from companion.rules.prover import prove
 from companion.rules.errors import IllegalActionError, NotationError
 from companion.rules.notation import parse_action as _parse_action
 from companion.rules.position import Side
@@ -170,3 +172,120 @@ def result(header: MatchHeader, entries: Sequence[Entry]) -> str:
     if totals["north"] == totals["south"]:
         return "draw"
     return "north" if totals["north"] > totals["south"] else "south"
+
+
+def audit(header: MatchHeader, entries: Sequence[Entry]) -> None:
+    """Recompute by replay everything a record states that a replay can tell, and raise a
+    `ReplayError` naming the first entry that disagrees.
+
+    Checked, entry by entry in log order on the state the table was in at that moment:
+    every action in force is legal; a turn label on an action, pass, claim, violation or
+    round end is the turn the game was at; a claim's stored verdict (valid, reason, flag,
+    player) is the prover's, and it is accepted exactly when valid; a round end naming a
+    winner comes when that player has won the game, one without a winner only when nobody
+    has (an abandoned round); its "… wins by …" message names the real winner and ending;
+    its scores are the round's points (winner 5, loser one per flag held) or the running
+    totals of the match.  A file that disagrees anywhere was edited or forged.
+    """
+    parts = split_rounds(entries, header.rounds)
+    if len(parts) > header.rounds:
+        raise ReplayError(f"the log has {len(parts)} rounds but the header says "
+                          f"{header.rounds}")
+    settings = Settings(claim_timing=header.timing, naming=header.naming)  # type: ignore[arg-type]
+    first: Side = header.first
+    totals = {"north": 0, "south": 0}
+    for number, part in enumerate(parts, start=1):
+        states = [GameState.new_table(first=first, settings=settings)]
+        for e in part:
+            state = states[-1]
+            if e.turn is not None and e.kind in ("action", "pass", "claim", "violation",
+                                                  "round-end") and e.turn != state.turn:
+                raise ReplayError(f"entry {e.seq} ({e.kind}) is labelled turn {e.turn} but "
+                                  f"the replayed game is at turn {state.turn} there")
+            if e.kind in ("action", "pass"):
+                states.append(_apply(state, e))
+            elif e.kind == "claim":
+                _audit_claim(state, e)
+                if e.accepted:
+                    states.append(_apply(state, e))
+            elif e.kind in ("correction", "undo"):
+                count = len(states) - 1
+                index = e.index if e.index is not None else -1
+                limit = count - 1 if e.kind == "correction" else count
+                if not 0 <= index <= limit:
+                    raise ReplayError(
+                        f"entry {e.seq} ({e.kind} of action {index}) names an action that is "
+                        f"not in force: the round has {count} action(s) at that point")
+                states = states[:index + 1]
+                if e.kind == "correction":
+                    states.append(_apply(states[-1], e))
+            elif e.kind == "round-end":
+                points = _audit_round_end(state, e, number)
+                for side in totals:
+                    totals[side] += points[side]
+                scores = (e.data or {}).get("scores")
+                if scores is not None and scores != points and scores != totals:
+                    raise ReplayError(
+                        f"entry {e.seq} (round-end) gives scores {_said_scores(scores)}, but "
+                        f"the replay gives {_said_scores(points)} for round {number} "
+                        f"({_said_scores(totals)} in all)")
+                if e.player is not None:
+                    first = e.player
+
+
+def _apply(state: GameState, e: Entry) -> GameState:
+    action = _action_of(e)
+    try:
+        return state.apply(action)
+    except IllegalActionError as exc:
+        raise ReplayError(f"entry {e.seq} ({action}) is refused by the rules on replay: "
+                          f"{exc}") from None
+
+
+def _audit_claim(state: GameState, e: Entry) -> None:
+    action = _action_of(e)
+    assert isinstance(action, Claim)
+    stored = (e.data or {}).get("verdict")
+    if not isinstance(stored, dict):
+        raise ReplayError(f"entry {e.seq} ({action}) holds no verdict")
+    if stored.get("valid") is not e.accepted:
+        said = "accepted" if e.accepted else "refused"
+        raise ReplayError(f"entry {e.seq} ({action}) is stored as {said} but its verdict says "
+                          f"valid: {str(stored.get('valid')).lower()}")
+    verdict = prove(state.position(), action.flag, action.player)
+    got = (stored.get("flag"), stored.get("player"), stored.get("valid"), stored.get("reason"))
+    want = (action.flag, action.player, verdict.valid, verdict.reason)
+    if got != want or (e.code is not None and e.code != verdict.reason):
+        raise ReplayError(
+            f"entry {e.seq} ({action}) holds the verdict {'valid' if got[2] else 'not valid'} "
+            f"({got[3]}), but on replay the prover gives "
+            f"{'valid' if verdict.valid else 'not valid'} ({verdict.reason})")
+
+
+def _audit_round_end(state: GameState, e: Entry, number: int) -> dict[str, int]:
+    """The round's points, once the round end is found to say what the replay says."""
+    winner = state.winner if state.over else None
+    if e.player is not None and not state.over:
+        raise ReplayError(
+            f"entry {e.seq} (round-end) says {e.player} won round {number}, but at turn "
+            f"{state.turn} the game is not over (north holds {len(state.claimed_flags('north'))}"
+            f" flag(s), south {len(state.claimed_flags('south'))})")
+    if e.player != winner:
+        raise ReplayError(f"entry {e.seq} (round-end) names {e.player or 'no winner'} for "
+                          f"round {number}, but the replay gives {winner or 'no winner'}")
+    if state.over and state.outcome is not None and e.message is not None and \
+            " wins by " in e.message:
+        said = f"{winner} wins by {state.outcome.termination}"
+        if e.message != said:
+            raise ReplayError(f"entry {e.seq} (round-end) says {e.message!r}, but the replay "
+                              f"gives {said!r}")
+    if not state.over:
+        return {"north": 0, "south": 0}
+    result = RoundResult.of(state)
+    return {side: int(result.points(side)) for side in ("north", "south")}
+
+
+def _said_scores(scores: object) -> str:
+    if isinstance(scores, dict):
+        return f"north {scores.get('north')}, south {scores.get('south')}"
+    return repr(scores)
