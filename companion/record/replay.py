@@ -10,6 +10,7 @@ table-only game (`GameState.new_table`), never stored.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 
 from companion.rules.actions import Action, Claim
@@ -198,16 +199,22 @@ def audit(header: MatchHeader, entries: Sequence[Entry]) -> None:
         states = [GameState.new_table(first=first, settings=settings)]
         for e in part:
             state = states[-1]
-            if e.turn is not None and e.kind in ("action", "pass", "claim", "violation",
-                                                  "round-end") and e.turn != state.turn:
-                raise ReplayError(f"entry {e.seq} ({e.kind}) is labelled turn {e.turn} but "
-                                  f"the replayed game is at turn {state.turn} there")
             if e.kind in ("action", "pass"):
                 states.append(_apply(state, e))
             elif e.kind == "claim":
                 _audit_claim(state, e)
                 if e.accepted:
                     states.append(_apply(state, e))
+            if e.turn is not None and e.kind in ("action", "pass", "claim", "violation",
+                                                  "round-end"):
+                # An action's label may be the turn it was made in (the state after it) or
+                # the turn the table was at when it came (the state before it): the notation
+                # and the referee have used both; any other number is out of order.
+                allowed = {state.turn, states[-1].turn}
+                if e.turn not in allowed:
+                    said = " or ".join(str(t) for t in sorted(allowed))
+                    raise ReplayError(f"entry {e.seq} ({e.kind}) is labelled turn {e.turn} "
+                                      f"but the replayed game is at turn {said} there")
             elif e.kind in ("correction", "undo"):
                 count = len(states) - 1
                 index = e.index if e.index is not None else -1
@@ -243,23 +250,31 @@ def _apply(state: GameState, e: Entry) -> GameState:
 
 
 def _audit_claim(state: GameState, e: Entry) -> None:
+    """A claim as the prover decides it on the replayed table: accepted exactly when valid,
+    and its stored verdict (when it has one) saying the same."""
     action = _action_of(e)
     assert isinstance(action, Claim)
-    stored = (e.data or {}).get("verdict")
-    if not isinstance(stored, dict):
-        raise ReplayError(f"entry {e.seq} ({action}) holds no verdict")
-    if stored.get("valid") is not e.accepted:
-        said = "accepted" if e.accepted else "refused"
-        raise ReplayError(f"entry {e.seq} ({action}) is stored as {said} but its verdict says "
-                          f"valid: {str(stored.get('valid')).lower()}")
     verdict = prove(state.position(), action.flag, action.player)
-    got = (stored.get("flag"), stored.get("player"), stored.get("valid"), stored.get("reason"))
-    want = (action.flag, action.player, verdict.valid, verdict.reason)
-    if got != want or (e.code is not None and e.code != verdict.reason):
-        raise ReplayError(
-            f"entry {e.seq} ({action}) holds the verdict {'valid' if got[2] else 'not valid'} "
-            f"({got[3]}), but on replay the prover gives "
-            f"{'valid' if verdict.valid else 'not valid'} ({verdict.reason})")
+    said = "accepted" if e.accepted else "refused"
+    stored = (e.data or {}).get("verdict")
+    if stored is not None:
+        if not isinstance(stored, dict):
+            raise ReplayError(f"entry {e.seq} ({action}): its verdict is not a JSON object")
+        if stored.get("valid") is not e.accepted:
+            raise ReplayError(f"entry {e.seq} ({action}) is stored as {said} but its verdict "
+                              f"says valid: {json.dumps(stored.get('valid'))}")
+        got = (stored.get("flag"), stored.get("player"), stored.get("valid"),
+               stored.get("reason"))
+        want = (action.flag, action.player, verdict.valid, verdict.reason)
+        if got != want:
+            raise ReplayError(
+                f"entry {e.seq} ({action}) holds the verdict flag {got[0]}, {got[1]}, "
+                f"{'valid' if got[2] else 'not valid'} ({got[3]}), but on replay the prover "
+                f"gives {'valid' if verdict.valid else 'not valid'} ({verdict.reason})")
+    if e.accepted != verdict.valid or (e.code is not None and e.code != verdict.reason):
+        raise ReplayError(f"entry {e.seq} ({action}) is {said} ({e.code or 'no reason'}), but "
+                          f"on replay the prover finds it "
+                          f"{'valid' if verdict.valid else 'not valid'} ({verdict.reason})")
 
 
 def _audit_round_end(state: GameState, e: Entry, number: int) -> dict[str, int]:

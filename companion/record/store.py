@@ -479,6 +479,7 @@ class MatchStore:
         self._conn: sqlite3.Connection | None = None
         self._writer: _WriterLock | None = None
         self._columns = _ENTRY_COLUMNS
+        self._chained = True
         _refuse_special(self.path)
         if not readonly:
             try:
@@ -593,6 +594,12 @@ class MatchStore:
 
     def __repr__(self) -> str:
         return f"MatchStore({str(self.path)!r}{', readonly=True' if self.readonly else ''})"
+
+    @property
+    def chained(self) -> bool:
+        """Whether the file holds the hash chain (schema 2); a schema 1 file opened
+        read-only has its chain computed as it is read, vouching for nothing stored."""
+        return self._chained
 
     @property
     def closed(self) -> bool:
