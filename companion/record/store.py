@@ -15,6 +15,7 @@ import fcntl
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import stat
 import threading
@@ -233,6 +234,13 @@ def _connect_ro(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
                            isolation_level=None, check_same_thread=False, timeout=timeout)
 
 
+def _disk_full(path: Path) -> bool:
+    try:
+        return shutil.disk_usage(path.resolve().parent).free < 256 * 1024
+    except OSError:
+        return False
+
+
 def _cannot_read(path: Path, exc: BaseException) -> RecordError:
     """The error for a sound-looking file SQLite could not read: damaged only if SQLite says
     so; otherwise say what stopped it (permissions, a read-only folder)."""
@@ -246,6 +254,8 @@ def _cannot_read(path: Path, exc: BaseException) -> RecordError:
         why = ": this user may not read the file"
     elif not _folder_writable(path):
         why = f": its folder {path.resolve().parent} is read-only for this user"
+    elif _disk_full(path):
+        why = ": the disk holding it is full"
     return RecordError(f"cannot open match database {path} ({text}){why}")
 
 
@@ -291,8 +301,16 @@ def inspect_file(path: Path) -> int:
         if version < 1:
             raise DatabaseDamagedError(f"match database {path} has no schema version; "
                                        "it is left as it is")
-        # Text the database holds that is not UTF-8 (a damaged schema) must be reported,
-        # not raised from deep inside the sqlite3 module.
+        # Text that is not UTF-8 (a damaged schema) must be reported, not raised from deep
+        # inside the sqlite3 module: read the schema as bytes and check it first.
+        conn.text_factory = bytes
+        for (sql,) in conn.execute("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL"):
+            try:
+                bytes(sql).decode("utf-8")
+            except UnicodeDecodeError:
+                raise DatabaseDamagedError(
+                    f"match database {path} is damaged (its schema text is not UTF-8); "
+                    "it is left as it is") from None
         conn.text_factory = lambda b: b.decode("utf-8", errors="replace")
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
