@@ -496,6 +496,7 @@ class MatchStore:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._writer: _WriterLock | None = None
+        self._sizes: dict[int, int] = {}
         self._columns = _ENTRY_COLUMNS
         self._chained = True
         _refuse_special(self.path)
@@ -556,6 +557,15 @@ class MatchStore:
         self._chained = version >= 2
         if not self._chained:
             self._columns = _ENTRY_COLUMNS_V1
+        try:
+            # How many entries each match has, counted in the table itself (not through the
+            # index the reads use): a damaged index could otherwise cut a log short without
+            # any other sign.  Logs only grow, so a read finding fewer is damage.
+            self._sizes = {int(m): int(n) for m, n in conn.execute(
+                "SELECT match_id, COUNT(*) FROM entries NOT INDEXED GROUP BY match_id")}
+        except (sqlite3.Error, TypeError, ValueError) as exc:
+            conn.close()
+            raise _cannot_read(self.path, exc) from None
         self._conn = conn
 
     def _migrate(self, conn: sqlite3.Connection, version: int) -> None:
@@ -629,7 +639,11 @@ class MatchStore:
         return self._conn
 
     def _fail(self, exc: sqlite3.Error) -> RecordError:
-        text = str(exc)
+        text = " ".join(str(exc).split())  # one line, whatever SQLite quotes
+        if "Could not decode to UTF-8" in text:
+            column = text.split(" with text ")[0].replace("Could not decode to UTF-8 ", "")
+            return DatabaseDamagedError(f"match database {self.path} is damaged (text that is "
+                                        f"not UTF-8 in {column})")
         if isinstance(exc, sqlite3.DatabaseError) and (
                 "malformed" in text or "not a database" in text):
             return DatabaseDamagedError(f"match database {self.path} is damaged ({text})")
@@ -692,6 +706,8 @@ class MatchStore:
     def _header_from_row(self, row: tuple[Any, ...]) -> MatchHeader:
         (_id, _created, north, south, date, place, naming, timing, rounds, first, version,
          calibration, summary, extra) = row
+        if not isinstance(_id, int):
+            raise DatabaseDamagedError(f"a match in {self.path} has a damaged id ({_id!r})")
         try:
             return MatchHeader(
                 north=north, south=south, date=date, place=place, naming=naming,
@@ -728,7 +744,8 @@ class MatchStore:
         out = []
         for row in rows:
             last = row[-1]
-            out.append(MatchInfo(id=int(row[0]), header=self._checked_header(row[:-2])[0],
+            header = self._checked_header(row[:-2])[0]   # refuses a damaged id first
+            out.append(MatchInfo(id=int(row[0]), header=header,
                                  created=self._time(row[1]), entries=int(row[-2]),
                                  last_time=None if last is None else self._time(last)))
         return out
@@ -746,6 +763,9 @@ class MatchStore:
     # -- the log ----------------------------------------------------------------------------
     def _entry_from_row(self, row: tuple[Any, ...], match_id: int) -> Entry:
         seq, time, kind, player, turn, idx, action, code, message, data, key, link = row
+        if not isinstance(seq, int):
+            raise DatabaseDamagedError(f"an entry of match {match_id} in {self.path} has a "
+                                       f"damaged seq ({seq!r})")
         try:
             return Entry(seq=seq, time=self._time(time), kind=kind, player=player, turn=turn,
                          index=idx, action=action, code=code, message=message,
@@ -779,6 +799,10 @@ class MatchStore:
 
     def _checked_log(self, match_id: int, start: str, entries: list[Entry]) -> list[Entry]:
         """`entries` with their chain checked (schema 1: computed and attached)."""
+        if len(entries) < self._sizes.get(match_id, 0):
+            raise DatabaseDamagedError(
+                f"match {match_id} in {self.path} is damaged: its log reads as "
+                f"{len(entries)} entries but the file holds {self._sizes[match_id]}")
         link = start
         out = []
         for n, e in enumerate(entries, start=1):
