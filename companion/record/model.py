@@ -73,7 +73,8 @@ class MatchNotationError(RecordError, ValueError):
     """A match file (text notation or JSON) with errors; the message lists them."""
 
     def __init__(self, source: str, errors: list[str]) -> None:
-        shown = "; ".join(errors[:5])
+        # A hostile file can make a message echo megabytes: each is cut to a readable size.
+        shown = "; ".join(e if len(e) <= 300 else e[:299] + "…" for e in errors[:5])
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
         super().__init__(f"{source} has {len(errors)} error{'s' if len(errors) != 1 else ''}: "
                          f"{shown}{more}")

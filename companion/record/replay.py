@@ -205,16 +205,6 @@ def audit(header: MatchHeader, entries: Sequence[Entry]) -> None:
                 _audit_claim(state, e)
                 if e.accepted:
                     states.append(_apply(state, e))
-            if e.turn is not None and e.kind in ("action", "pass", "claim", "violation",
-                                                  "round-end"):
-                # An action's label may be the turn it was made in (the state after it) or
-                # the turn the table was at when it came (the state before it): the notation
-                # and the referee have used both; any other number is out of order.
-                allowed = {state.turn, states[-1].turn}
-                if e.turn not in allowed:
-                    said = " or ".join(str(t) for t in sorted(allowed))
-                    raise ReplayError(f"entry {e.seq} ({e.kind}) is labelled turn {e.turn} "
-                                      f"but the replayed game is at turn {said} there")
             elif e.kind in ("correction", "undo"):
                 count = len(states) - 1
                 index = e.index if e.index is not None else -1
@@ -238,6 +228,16 @@ def audit(header: MatchHeader, entries: Sequence[Entry]) -> None:
                         f"({_said_scores(totals)} in all)")
                 if e.player is not None:
                     first = e.player
+            if e.turn is not None and e.kind in ("action", "pass", "claim", "violation",
+                                                  "round-end"):
+                # An action's label may be the turn it was made in (the state after it) or
+                # the turn the table was at when it came (the state before it): the notation
+                # and the referee have used both; any other number is out of order.
+                allowed = {state.turn, states[-1].turn}
+                if e.turn not in allowed:
+                    said = " or ".join(str(t) for t in sorted(allowed))
+                    raise ReplayError(f"entry {e.seq} ({e.kind}) is labelled turn {e.turn} "
+                                      f"but the replayed game is at turn {said} there")
 
 
 def _apply(state: GameState, e: Entry) -> GameState:
