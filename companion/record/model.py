@@ -74,7 +74,8 @@ class MatchNotationError(RecordError, ValueError):
 
     def __init__(self, source: str, errors: list[str]) -> None:
         # A hostile file can make a message echo megabytes: each is cut to a readable size.
-        shown = "; ".join(e if len(e) <= 300 else e[:299] + "…" for e in errors[:5])
+        flat = [" ".join(e.split()) for e in errors[:5]]  # the report stays on one line
+        shown = "; ".join(e if len(e) <= 300 else e[:299] + "…" for e in flat)
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
         super().__init__(f"{source} has {len(errors)} error{'s' if len(errors) != 1 else ''}: "
                          f"{shown}{more}")

@@ -128,7 +128,7 @@ def iter_states(header: MatchHeader, entries: Sequence[Entry],
             state = state.apply(action)
         except IllegalActionError as exc:
             raise ReplayError(f"entry {e.seq} ({action}) is refused by the rules on replay: "
-                              f"{exc}") from None
+                              f"{_one_line(exc)}") from None
         yield e, state
 
 
@@ -246,7 +246,12 @@ def _apply(state: GameState, e: Entry) -> GameState:
         return state.apply(action)
     except IllegalActionError as exc:
         raise ReplayError(f"entry {e.seq} ({action}) is refused by the rules on replay: "
-                          f"{exc}") from None
+                          f"{_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    """A rules message on one line (a refused claim's proof spans several)."""
+    return " ".join(str(exc).split())
 
 
 def _audit_claim(state: GameState, e: Entry) -> None:
