@@ -6,6 +6,7 @@ silently."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import sqlite3
@@ -250,11 +251,14 @@ def flip_figures(path: Path, tries: int, seed: int, work: Path) -> dict[str, int
 
 
 def test_byte_flips_are_detected_in_one_line_or_change_nothing(tmp_path: Path) -> None:
+    # COMPANION_FLIPS=5000 for a longer run by hand (pytest -s prints the figures).
+    tries = int(os.environ.get("COMPANION_FLIPS", "100"))
     path = tmp_path / "m.sqlite"
     _filled(path, seeds=(1, 2, 3))
-    counts = flip_figures(path, 100, seed=12, work=tmp_path / "flipped.sqlite")
+    counts = flip_figures(path, tries, seed=12, work=tmp_path / "flipped.sqlite")
+    print(f"byte flips of a {path.stat().st_size}-byte database: {counts}")
     assert counts["changed"] == 0, counts
-    assert counts["detected"] > 0 and sum(counts.values()) == 100
+    assert counts["detected"] > 0 and sum(counts.values()) == tries
 
 
 def test_a_damaged_index_cannot_cut_a_log_short(tmp_path: Path) -> None:

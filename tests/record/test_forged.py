@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -309,6 +310,7 @@ def fuzz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[type[_Fuzz]]:
     with MatchStore(tmp / "target.sqlite") as target:
         _Fuzz.store = target
         yield _Fuzz
+    print(f"mutated exports: {_Fuzz.imported} imported, {_Fuzz.refused} refused in one line")
 
 
 def _check_mutant(fuzz: type[_Fuzz], text: str, chained: bool) -> None:
@@ -322,10 +324,13 @@ def _check_mutant(fuzz: type[_Fuzz], text: str, chained: bool) -> None:
         return
     fuzz.imported += 1
     if chained:  # the chain covers everything: what imports is the very same match
-        assert fuzz.store.record(new) == fuzz.record
+        got = fuzz.store.record(new)
+        assert got == fuzz.record
+        assert [e.hash for e in got.entries] == [e.hash for e in fuzz.record.entries]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+# COMPANION_FUZZ_EXAMPLES=3000 for a longer run by hand (pytest -s prints the figures).
+@settings(max_examples=int(os.environ.get("COMPANION_FUZZ_EXAMPLES", "60")), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                 HealthCheck.function_scoped_fixture,
                                                                 HealthCheck.data_too_large])
 @given(data=st.data(), form=st.sampled_from(["text", "json"]), chained=st.booleans())
