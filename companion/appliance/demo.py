@@ -472,6 +472,11 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
                     out(f"     the referee did not commit {m.action}"
                         + (f": {v[0]}" if v else "")
                         + (f"; waiting for doubts {state.doubts}" if state.doubts else ""))
+                    if v and v[0].reason == "record-error":
+                        # Nothing more can be saved: say so rather than "match saved".
+                        raise DemoError(f"the match record could not be written ({v[0].message}"
+                                        f"); match {recorder.match_id} holds the first {i} "
+                                        "actions only")
                     break
             recorded = tuple(store.effective_actions(recorder.match_id, round=1))
             match_id = recorder.match_id
