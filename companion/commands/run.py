@@ -116,7 +116,8 @@ def _run(args: argparse.Namespace) -> int:
             def new_referee(p: Prefs) -> Referee:
                 return make_referee(p, store, record_frames=args.record_frames)
 
-            session = Session(new_referee(prefs), source=source,
+            first = make_referee(prefs, store, record_frames=args.record_frames, resume=True)
+            session = Session(first, source=source,
                               reader=reader, leds=leds, reader_factory=load_reader, live=live,
                               pace=not live, frame_interval=1.0 / max(0.5, args.fps))
             app = CompanionApp(
@@ -138,7 +139,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def make_referee(prefs: Prefs, store: MatchStore | None = None,
-                 record_frames: bool = False) -> Referee:
+                 record_frames: bool = False, resume: bool = False) -> Referee:
     """A referee for a new match with the players' preferences (names go in the header).
 
     `record_frames`: save the frame of each committed action with the record (the appliance
@@ -153,7 +154,18 @@ def make_referee(prefs: Prefs, store: MatchStore | None = None,
                                              naming=prefs.naming))  # type: ignore[arg-type]
     if store is None:
         return Referee(settings)
-    from companion.record.recorder import open_match
+    from companion.record.recorder import open_match, unfinished_match
+    match_id = unfinished_match(store) if resume else None
+    if match_id is not None:
+        # The companion stopped mid-match (a power cut, a kill): the match goes on where the
+        # record ends; the table is checked against it and the players are shown only what
+        # differs.  A record that cannot be replayed is said, and a new match begins.
+        try:
+            referee, _ = open_match(store, settings, match_id)
+            log.info("resuming match %d from its record", match_id)
+            return referee
+        except CompanionError as exc:
+            log.error("match %d cannot be resumed (%s): a new match begins", match_id, exc)
     referee, _ = open_match(store, settings,
                             extra={"north_name": prefs.north_name,
                                    "south_name": prefs.south_name})

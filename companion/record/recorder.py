@@ -162,6 +162,17 @@ def resume(store: MatchStore, match_id: int,
     return referee, recorder
 
 
+def unfinished_match(store: MatchStore) -> int | None:
+    """The latest match with actions whose last round has not ended (an appliance stopped by
+    a power cut or a kill mid-match), or None."""
+    for info in sorted(store.matches(), key=lambda m: m.id, reverse=True):
+        if info.entries == 0:
+            continue          # started, nothing played: nothing to resume
+        ends = sum(1 for e in store.entries(info.id) if e.kind == "round-end")
+        return info.id if ends < info.header.rounds else None
+    return None
+
+
 def _jpeg(frame: Any) -> bytes:
     """A frame as JPEG bytes: JPEG bytes as they are, a BGR image encoded (OpenCV, imported
     here so that the record loads without it)."""
@@ -175,4 +186,4 @@ def _jpeg(frame: Any) -> bytes:
     return bytes(buf.tobytes())
 
 
-__all__ = ["JPEG_QUALITY", "Recorder", "open_match", "resume"]
+__all__ = ["JPEG_QUALITY", "Recorder", "open_match", "resume", "unfinished_match"]
