@@ -86,7 +86,8 @@ class Recorder:
         elif isinstance(event, Undone):
             store.append_undo(match, event.kept)
         elif isinstance(event, GameOver):
-            scores = {str(side): n for side, n in event.scores.items()}
+            # The round's own points (docs/match-notation.md): the match's are their sum.
+            scores = {str(side): n for side, n in event.points.items()}
             store.append_round_end(match, event.winner, scores=scores,
                                    message=f"{event.winner} wins by {event.termination}",
                                    turn=event.turn)
@@ -145,7 +146,7 @@ def resume(store: MatchStore, match_id: int,
             first = end.player
         recorded: Any = (end.data or {}).get("scores")
         if isinstance(recorded, dict):
-            scores = {s: int(recorded.get(s, 0)) for s in SIDES}
+            scores = {s: scores[s] + int(recorded.get(s, 0)) for s in SIDES}
     over = len(ends) >= header.rounds
     number = header.rounds if over else len(ends) + 1
     if over:  # show the last round as it ended; its first player is the one before

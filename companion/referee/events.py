@@ -162,6 +162,7 @@ class GameOver:
     termination: str
     scores: Mapping[Side, int] = field(default_factory=dict, compare=False)  # match so far
     turn: int = 0
+    points: Mapping[Side, int] = field(default_factory=dict, compare=False)  # this round's
 
     def __str__(self) -> str:
         return f"round {self.round}: {self.winner} wins by {self.termination}"

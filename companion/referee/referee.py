@@ -503,8 +503,9 @@ class Referee:
             self._scores[side] += result.points(side)
         last = self._round.number >= self.settings.rounds
         self._mode = "match-over" if last else "round-over"
+        points = {side: result.points(side) for side in SIDES}
         return [self._tell(GameOver(self._round.number, winner, g.outcome.termination,
-                                    dict(self._scores), g.turn))]
+                                    dict(self._scores), g.turn, points))]
 
     def _start_round(self) -> list[Event]:
         winner = self._round.game.winner
