@@ -128,7 +128,7 @@ def banner(seed: int) -> Printing:
         body=_choice(rng, ("picture", "emblem", "pips")),
         frame=bool(rng.random() < 0.3), corner_index=bool(rng.random() < 0.5),
         art_seed=int(rng.integers(1 << 30)), align=_choice(rng, ("left", "centre")),
-        numeral=float(rng.uniform(0.7, 1.1)))
+        numeral=float(rng.uniform(0.85, 1.15)))
 
 
 def corner_pip(seed: int) -> Printing:
