@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -123,8 +124,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 deck = enrol(tmp)
             except CompanionError as exc:
                 refused_decks[family] = str(exc)
+                print(f"{family}: enrolment refused", file=sys.stderr, flush=True)
                 continue
             enrol_s[family] = time.perf_counter() - t
+        # Progress on stderr: a full run reads hundreds of frames.
+        print(f"{family}: enrolled in {enrol_s[family]:.1f} s, reading", file=sys.stderr,
+              flush=True)
         on_table = rendition(printing, TABLE_RENDITION)
         keep = TableReader(deck)        # holds the shared zone workers between frames
         try:
