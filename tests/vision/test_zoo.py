@@ -173,6 +173,9 @@ def test_webcam_rig_sees_more_table_at_fewer_pixels() -> None:
     assert abs(pitch - 90.0 * WEBCAM_RIG.px_per_mm) < 10 * WEBCAM_RIG.px_per_mm
     ref = {p.what: p for p in placements(scene, 2) if p.what.startswith("tile")}
     assert abs(ref["tile 6"].x - ref["tile 5"].x - 90.0 * REFERENCE_RIG.px_per_mm) < 25
+    for bad in (dict(width=100), dict(px_per_mm=20.0), dict(softness_px=9.0), dict(jpeg=2)):
+        with pytest.raises(SynthError, match="rig"):
+            replace(WEBCAM_RIG, **bad)  # type: ignore[arg-type]
 
 
 def test_standard_setup_draws_the_same_table_as_before() -> None:
