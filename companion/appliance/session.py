@@ -23,6 +23,7 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.referee.display import Display, display_of
+from companion.rules.cards import Card
 from companion.referee.referee import Referee, RefereeState
 from companion.vision.capture import Frame, FrameSource
 from companion.vision.observation import Observation
@@ -289,6 +290,23 @@ class Session:
     def set_reader(self, reader: Reader | None) -> None:
         """Read the table with this reader from now on; call it on the worker."""
         self.eyes.use(reader)
+
+    def enrol_card(self, card: Card, directory: Path) -> str:
+        """Cut `card` out of the last camera picture into `directory` (enrolment on the rig,
+        `appliance.enrol`); on the worker.  A line saying what was measured."""
+        from .enrol import RigEnrolError, capture_frame
+        if self.last_frame is None:
+            raise RigEnrolError("no camera picture yet")
+        return capture_frame(self.last_frame, card, directory)
+
+    def finish_enrolment(self, directory: Path, target: Path) -> tuple[int, tuple[float, float]]:
+        """Enrol the deck from the pictures in `directory` at the size the rig measured, save
+        it as `target` and read the table with it from now on; on the worker."""
+        from .enrol import finish
+        deck, size = finish(directory)
+        deck.save(target)
+        self.use_deck(target)
+        return len(deck.cards), size
 
     def use_deck(self, path: Path) -> None:
         """Read the table with the deck in `path` from now on (a deck just enrolled); on

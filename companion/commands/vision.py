@@ -20,8 +20,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                             description="Enrol DIR (one straight-on upright image per card, "
                                         "named by its code: R8.png, ALEXANDER.jpg, ...) into "
                                         "a deck file.")
-    enrol.add_argument("directory", metavar="DIR")
+    enrol.add_argument("directory", metavar="DIR", nargs="?",
+                       help="the card images (without --camera)")
     enrol.add_argument("--out", required=True, metavar="DECKFILE", help="the deck file to write")
+    enrol.add_argument("--camera", action="store_true",
+                       help="enrol on the rig: lay each card alone under the camera when asked "
+                            "(the card size is measured against the flag tiles)")
+    enrol.add_argument("--source", default=None, metavar="SOURCE",
+                       help="with --camera: a USB camera index or a folder of frames "
+                            "(default: the Pi camera)")
+    enrol.add_argument("--keep", default=None, metavar="DIR",
+                       help="with --camera: where the card pictures go (default: the data "
+                            "directory's enrol/; a stopped enrolment goes on from there)")
+    enrol.add_argument("--settle", type=int, default=5, metavar="N",
+                       help="with --camera: frames to let pass after a card is laid (default 5)")
     enrol.set_defaults(handler=_enrol)
     deck.set_defaults(handler=_deck_help(deck))
 
@@ -81,6 +93,11 @@ def _deck_help(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace]
 
 
 def _enrol(args: argparse.Namespace) -> int:
+    if args.camera:
+        return _enrol_camera(args)
+    if args.directory is None:
+        from companion.vision.errors import VisionError
+        raise VisionError("deck enrol needs a folder of card images, or --camera")
     from companion.vision.deck import enrol
     deck = enrol(args.directory)
     path = deck.save(args.out)
@@ -128,3 +145,32 @@ def _synth(args: argparse.Namespace) -> int:
             write_deck_images(rendition(printing, 1) if args.renditions else printing, where)
             print(f"wrote the {printing.name} card images into {where}")
     return 0
+
+
+def _enrol_camera(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.appliance.enrol import enrol_from_camera
+    from companion.paths import data_dir
+    from companion.vision.capture import open_source
+
+    if args.directory is not None:
+        from companion.vision.errors import VisionError
+        raise VisionError("--camera enrols from the camera: give no folder of images")
+    directory = Path(args.keep) if args.keep else data_dir() / "enrol"
+
+    def ask(i: int, card: object) -> bool:
+        print(f"[{i + 1}/70] lay {card} alone, face up, under the camera, then press Enter "
+              "(q and Enter: stop)", file=sys.stderr, flush=True)
+        line = sys.stdin.readline()
+        return bool(line) and line.strip().lower() != "q"
+
+    with open_source(args.source) as source:
+        deck, size = enrol_from_camera(source, directory, ask,
+                                       lambda text: print(text, file=sys.stderr),
+                                       settle=args.settle)
+    path = deck.save(args.out)
+    print(f"enrolled {len(deck.cards)} cards from the camera ({size[0]:g} x {size[1]:g} mm) "
+          f"into {path}")
+    return 0
+

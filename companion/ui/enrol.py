@@ -1,6 +1,6 @@
-"""Deck enrolment on the rig: the screen asks for each card in turn, the worker cuts the
-card out of the camera frame (`vision.deck.crop_card`), and at the end the deck is enrolled
-from those pictures (contract 2: the same as `companion deck enrol DIR`)."""
+"""Deck enrolment on the rig: the screen asks for each card in turn; the session's worker cuts
+the card out of the camera frame and measures it against the tiles, and at the end enrols the
+deck from those pictures at the measured size (contract 2: as `companion deck enrol --camera`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
-from companion.vision.deck import crop_card
 from companion.paths import data_dir
 from companion.rules.cards import ALL_CARDS
 
@@ -59,14 +58,9 @@ class EnrolScreen(Screen):
         card = ALL_CARDS[i]
 
         def work(_referee: Any) -> str:
-            import cv2
-
-            frame = session.last_frame
-            if frame is None:
+            if session.last_frame is None:
                 raise EnrolError(tr("calib.no_frame", app.lang))
-            face = crop_card(frame)
-            if not cv2.imwrite(str(enrol_dir() / f"{card.code}.png"), face):
-                raise EnrolError(f"cannot write {enrol_dir() / card.code}.png")
+            session.enrol_card(card, enrol_dir())   # cut out and measured on the worker
             return card.code
 
         session.call(work, lambda code: self._captured(code), app._refused)
@@ -90,12 +84,9 @@ class EnrolScreen(Screen):
         target = Path(app.deck_path) if app.deck_path else data_dir() / "deck.npz"
 
         def work(_referee: Any) -> int:
-            from companion.vision import deck as deck_module  # the vision part's enrolment
-
-            deck = deck_module.enrol(enrol_dir())
-            deck.save(target)
-            app.session.use_deck(target)   # the table is read with it from now on
-            return len(list(enrol_dir().glob("*.png")))
+            # Enrolled at the card size the rig measured; the table is read with it from now on.
+            count, _size = app.session.finish_enrolment(enrol_dir(), target)
+            return count
 
         def done(n: int) -> None:
             app.enrol_text = tr("enrol.done", app.lang, n=n, path=str(target))

@@ -198,44 +198,112 @@ class CardNotFoundError(DeckError):
     """No single card could be found in a camera frame (enrolment on the rig)."""
 
 
-def crop_card(frame: np.ndarray) -> np.ndarray:
-    """The one card lying in `frame`, warped straight and upright (its top towards north).
+def card_corners(frame: np.ndarray) -> np.ndarray:
+    return _card_outline(frame)[0]
 
-    The card is the largest bright four-cornered shape; the table must be darker than the
-    card's margin (as on the reference rig's dark cloth).
+
+def _card_outline(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The corners of the one card lying in `frame` (float32, 4x2): top-left, top-right,
+    bottom-right, bottom-left with the card upright (its top towards north, the frame's top),
+    and its outline.
+
+    The card is the largest shape that stands out from the table (told by the colour of the
+    frame's edges, whatever it is) and does not touch the frame's edge: light or dark stock,
+    a coloured banner or a picture reaching the card's edge are all part of it.
     """
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    _, mask = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    small = cv2.GaussianBlur(frame, (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    ring = max(4, min(h, w) // 40)
+    edge = np.concatenate([lab[:ring].reshape(-1, 3), lab[-ring:].reshape(-1, 3),
+                           lab[:, :ring].reshape(-1, 3), lab[:, -ring:].reshape(-1, 3)])
+    table = np.median(edge, axis=0)
+    spread = np.median(np.linalg.norm(edge - table, axis=1))
+    # Away from the table's colour: another hue, lighter, or far darker than a shadow makes
+    # it (a card's shadow darkens the table, it does not change its colour).
+    chroma = np.linalg.norm(lab[..., 1:] - table[1:], axis=2)
+    light = lab[..., 0] - table[0]
+    t = max(12.0, 4.0 * float(spread))
+    mask = ((chroma > t) | (light > t) | (lab[..., 0] < 0.55 * table[0])).astype(np.uint8) * 255
+    k = max(3, min(h, w) // 200) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    # A card's inside may match the table here and there: its outer outline is what counts.
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    best = None
+    best = outline = None
     for c in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
-        if cv2.contourArea(c) < 0.002 * frame.shape[0] * frame.shape[1]:
+        if cv2.contourArea(c) < 0.002 * h * w:
             break
-        x, y, w, h = cv2.boundingRect(c)
-        if x <= 1 or y <= 1 or x + w >= frame.shape[1] - 1 or y + h >= frame.shape[0] - 1:
+        x, y, bw, bh = cv2.boundingRect(c)
+        if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
             continue   # touches the edge: the cloth or the light, not a card lying in view
-        quad = cv2.approxPolyDP(c, 0.03 * cv2.arcLength(c, True), True)
-        if len(quad) == 4:
-            best = quad.reshape(4, 2).astype(np.float32)
-            break
-    if best is None:
-        raise CardNotFoundError("no single card found under the camera: lay one card alone, face up, "
-                         "on the dark cloth")
+        hull = cv2.convexHull(c)
+        if cv2.contourArea(c) < 0.85 * cv2.contourArea(hull):
+            continue   # not one card: a card and a tile touching, or a hand
+        quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+        corners = quad.reshape(-1, 2).astype(np.float32) if len(quad) == 4 else \
+            cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+        best, outline = corners, hull
+        break
+    if best is None or outline is None:
+        raise CardNotFoundError("no single card found under the camera: lay one card alone, "
+                                "face up, away from the flag tiles")
     # Corners in order top-left, top-right, bottom-right, bottom-left (y grows south).
     s, d = best.sum(axis=1), np.diff(best, axis=1).ravel()
     tl, br, tr_, bl = best[np.argmin(s)], best[np.argmax(s)], best[np.argmin(d)], best[np.argmax(d)]
-    width = np.linalg.norm(tr_ - tl)
-    height = np.linalg.norm(bl - tl)
-    src = np.array([tl, tr_, br, bl], dtype=np.float32)
-    if width > height:
+    if np.linalg.norm(tr_ - tl) > np.linalg.norm(bl - tl):
         # Lying across: turn it so that its long side is upright, top towards north.
-        src = np.array([bl, tl, tr_, br], dtype=np.float32)
-    dst = np.array([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]],
+        return np.array([bl, tl, tr_, br], dtype=np.float32), outline
+    return np.array([tl, tr_, br, bl], dtype=np.float32), outline
+
+
+def card_size_px(corners: np.ndarray) -> tuple[float, float]:
+    """A card's width and height in pixels, from its corners (the mean of opposite sides)."""
+    tl, tr_, br, bl = corners
+    return (float(np.linalg.norm(tr_ - tl) + np.linalg.norm(br - bl)) / 2,
+            float(np.linalg.norm(bl - tl) + np.linalg.norm(br - tr_)) / 2)
+
+
+def crop_card(frame: np.ndarray) -> np.ndarray:
+    """The one card lying in `frame` (see `card_corners`), warped straight and upright, at its
+    own shape: `FACE_H` pixels tall (a card 88 mm tall at 10 px per mm)."""
+    corners = card_corners(frame)
+    w, h = card_size_px(corners)
+    width = max(1, round(FACE_H * w / h))
+    dst = np.array([[0, 0], [width - 1, 0], [width - 1, FACE_H - 1], [0, FACE_H - 1]],
                    dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(frame, matrix, (FACE_W, FACE_H))
+    matrix = cv2.getPerspectiveTransform(corners, dst)
+    return cv2.warpPerspective(frame, matrix, (width, FACE_H))
+
+
+def capture_card(frame: np.ndarray) -> tuple[np.ndarray, tuple[float, float] | None]:
+    """The one card lying in a frame of the rig, cut out upright (`crop_card`), and its size
+    in mm measured against the flag tiles in view (None when no tile is read)."""
+    from .errors import VisionError
+    from .tiles import find_tiles
+
+    face = crop_card(frame)
+    # The outline's own rectangle: the four corners found on rounded corners lie inside it.
+    (_, _), (a, b), _ = cv2.minAreaRect(_card_outline(frame)[1])
+    w, h = sorted((float(a), float(b)))
+    try:
+        scales = [t.px_per_mm for t in find_tiles(frame)]
+    except VisionError:
+        scales = []
+    if not scales:
+        return face, None
+    k = float(np.median(scales))
+    return face, (w / k, h / k)
+
+
+def measured_size(sizes: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The printing's card size from the sizes measured on the rig: the median, to 0.5 mm."""
+    if not sizes:
+        return None
+    w, h = np.median(np.array(sizes, np.float64), axis=0)
+    return (round(float(w) * 2) / 2, round(float(h) * 2) / 2)
 
 
 __all__ = ["CardNotFoundError", "Deck", "FACE_H", "FACE_W", "FORMAT", "READING_VERSION",
-           "canonical_face", "crop_card", "enrol"]
+           "canonical_face", "capture_card", "card_corners", "card_size_px", "crop_card",
+           "enrol", "measured_size"]

@@ -1,0 +1,109 @@
+"""Enrolment on the rig: each card laid alone under the camera, cut out, measured, enrolled.
+
+`companion deck enrol --camera` asks for the cards one by one (the touchscreen's enrol
+screen does the same with buttons).  Each card is cut out of a still frame at its own shape
+and measured against the flag tiles in view; the deck is then enrolled from those pictures,
+with the printing's card size as the rig measured it (contract 2: the same as
+`companion deck enrol DIR --card-size WxH`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.rules.cards import ALL_CARDS, Card
+from companion.vision.capture import FrameSource
+from companion.vision.deck import Deck, capture_card, enrol, measured_size
+
+log = logging.getLogger(__name__)
+
+SIZES_FILE = "card-sizes.txt"
+"""Beside the card pictures: each card's size as the rig measured it (`CODE W H`, mm)."""
+
+
+class RigEnrolError(CompanionError, RuntimeError):
+    """The camera gave no frame, or the enrolment was stopped before every card was laid."""
+
+
+def capture(source: FrameSource, card: Card, directory: Path, settle: int = 5) -> str:
+    """Cut `card` out of the camera's picture (after `settle` frames, so that the picture is
+    one taken after the card was laid) into `directory`; a line saying what was measured."""
+    frame = None
+    for _ in range(max(1, settle)):
+        got = source.read()
+        if got is None:
+            raise RigEnrolError("the camera gave no picture")
+        frame = got.main
+    assert frame is not None
+    return capture_frame(frame, card, directory)
+
+
+def capture_frame(frame: np.ndarray, card: Card, directory: Path) -> str:
+    """Cut `card` out of `frame` into `directory`, with its size measured on the tiles."""
+    face, size = capture_card(frame)
+    directory.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(directory / f"{card.code}.png"), face):
+        raise RigEnrolError(f"cannot write {directory / card.code}.png")
+    sizes = read_sizes(directory)
+    if size is not None:
+        sizes[card.code] = size
+    (directory / SIZES_FILE).write_text(
+        "".join(f"{code} {w:.1f} {h:.1f}\n" for code, (w, h) in sorted(sizes.items())),
+        encoding="utf-8")
+    if size is None:
+        return f"{card.code}: cut out (no flag tile in view to measure it)"
+    return f"{card.code}: cut out, {size[0]:.1f} x {size[1]:.1f} mm"
+
+
+def read_sizes(directory: Path) -> dict[str, tuple[float, float]]:
+    """The sizes `capture` measured so far (an unreadable line is skipped)."""
+    out: dict[str, tuple[float, float]] = {}
+    path = directory / SIZES_FILE
+    if not path.is_file():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split()
+        try:
+            out[parts[0]] = (float(parts[1]), float(parts[2]))
+        except (IndexError, ValueError):
+            continue
+    return out
+
+
+def finish(directory: Path, card_size: tuple[float, float] | None = None
+           ) -> tuple[Deck, tuple[float, float]]:
+    """Enrol the deck from the pictures in `directory`, at `card_size` or the size the rig
+    measured (the median of the cards' sizes; 63 x 88 mm when nothing was measured)."""
+    size = card_size or measured_size(list(read_sizes(directory).values())) or (63.0, 88.0)
+    return enrol(directory, size), size
+
+
+def enrol_from_camera(source: FrameSource, directory: Path,
+                      ask: Callable[[int, Card], bool], say: Callable[[str], None],
+                      settle: int = 5) -> tuple[Deck, tuple[float, float]]:
+    """Ask for every card (`ask(i, card)`: False stops), cut each out, then enrol them all.
+    Cards already pictured in `directory` are not asked for again (an enrolment stopped
+    half-way goes on where it stopped)."""
+    for i, card in enumerate(ALL_CARDS):
+        if (directory / f"{card.code}.png").exists():
+            continue
+        while True:
+            if not ask(i, card):
+                raise RigEnrolError(f"enrolment stopped at {card.code}; the pictures so far "
+                                    f"are kept in {directory}: run it again to go on")
+            try:
+                say(capture(source, card, directory, settle))
+                break
+            except CompanionError as exc:
+                say(f"{card.code}: {exc}; lay it again")
+    return finish(directory)
+
+
+__all__ = ["RigEnrolError", "SIZES_FILE", "capture", "capture_frame", "enrol_from_camera",
+           "finish", "read_sizes"]
