@@ -15,16 +15,17 @@
 # sees picamera2 and libcamera, and it must use that same numpy: another numpy in the venv
 # would shadow it and picamera2 (and simplejpeg) would fail to load. So numpy is pinned to the
 # OS version (constraints file below; pip never installs a numpy of its own), and
-# opencv-python-headless to a release whose wheels accept that numpy: 4.11.0.86, the last one
-# that still accepts numpy 1.x, next to numpy 1; 4.12 and later require numpy>=2.
+# opencv-python-headless to 4.10.0.84, whose wheels load on numpy 1.x and 2.x alike (4.11.0.86
+# is the last release that accepts numpy 1.x, 4.12 the first that needs numpy>=2; both read
+# recorded frames differently and are not used yet: pyproject.toml says why).
 set -euo pipefail
 
 APP_DIR=${APP_DIR:-/opt/companion}
 APP_USER=${APP_USER:-companion}
 SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
-# opencv-python-headless per OS numpy major (see above).
-OPENCV_FOR_NUMPY1=4.11.0.86
-OPENCV_FOR_NUMPY2=4.12.0.88
+# opencv-python-headless per OS numpy major (see above): one release serves both today.
+OPENCV_FOR_NUMPY1=4.10.0.84
+OPENCV_FOR_NUMPY2=4.10.0.84
 
 say() { printf 'install-pi: %s\n' "$*"; }
 die() { printf 'install-pi: %s\n' "$*" >&2; exit 1; }
