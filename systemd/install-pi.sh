@@ -15,9 +15,10 @@
 # sees picamera2 and libcamera, and it must use that same numpy: another numpy in the venv
 # would shadow it and picamera2 (and simplejpeg) would fail to load. So numpy is pinned to the
 # OS version (constraints file below; pip never installs a numpy of its own), and
-# opencv-python-headless to 4.10.0.84, whose wheels load on numpy 1.x and 2.x alike (4.11.0.86
-# is the last release that accepts numpy 1.x, 4.12 the first that needs numpy>=2; both read
-# recorded frames differently and are not used yet: pyproject.toml says why).
+# opencv-python-headless to 4.10.0.84, whose wheels load on numpy 1.x and 2.x alike and which
+# the suite and the fresh-OS install test (scripts/test-install-pi) run with. (4.11.0.86 is the
+# last release that accepts numpy 1.x, 4.12 the first that needs numpy>=2: once a newer one is
+# tested, pin it per OS numpy major below.)
 set -euo pipefail
 
 APP_DIR=${APP_DIR:-/opt/companion}
