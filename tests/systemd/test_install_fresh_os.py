@@ -22,7 +22,7 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 @pytest.mark.slow
 @pytest.mark.parametrize("release", ["bookworm", "trixie"])
-def test_install_pi_on_a_fresh_os(release: str, artifacts_dir: Path,
+def test_install_pi_on_a_fresh_os(release: str, request: pytest.FixtureRequest,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     if os.geteuid() != 0:
         message = (f"the fresh-OS install test needs root (debootstrap, chroot, mounts): "
@@ -30,6 +30,7 @@ def test_install_pi_on_a_fresh_os(release: str, artifacts_dir: Path,
         if IN_CI:
             pytest.fail(message)
         pytest.skip(message)
+    artifacts_dir: Path = request.getfixturevalue("artifacts_dir")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "COMPANION_DATA"))}
     result = subprocess.run([str(SCRIPT), release], capture_output=True, text=True, env=env,
                             stdin=subprocess.DEVNULL, timeout=40 * 60)
