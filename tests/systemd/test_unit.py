@@ -146,7 +146,8 @@ def test_install_script_parses_and_installs_this_unit() -> None:
     assert script.startswith("#!/usr/bin/env bash")
     assert "set -euo pipefail" in script
     for needed in ("python3-picamera2", "libzbar0", "--system-site-packages",
-                   "companion.service", "useradd", "systemctl enable", "bookworm"):
+                   "companion.service", "useradd", "systemctl enable", "bookworm", "trixie",
+                   "constraints", "/usr/lib/python3/dist-packages"):
         assert needed in script, f"install-pi.sh does not mention {needed}"
     for group in ("video", "render", "input", "gpio"):
         assert group in script
