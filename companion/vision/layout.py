@@ -26,7 +26,8 @@ from . import geometry
 from .config import load_config
 from .errors import MissingTilesError, NoTilesError
 from .observation import TileState
-from .tiles import TileSighting, decode_region, find_tiles, to_gray
+from .tiles import (TileSighting, decode_region, find_by_drawing, find_tiles,
+                    name_by_drawing, to_gray)
 
 log = logging.getLogger(__name__)
 
@@ -402,7 +403,7 @@ def _find_unread(gray: np.ndarray, pose: Pose, flag: int, predicted: Vec
             for sgt in decode_region(img):
                 if sgt.flag == flag:
                     return TileSighting(flag, (x0 + sgt.centre[0] / 2, y0 + sgt.centre[1] / 2),
-                                        sgt.up, sgt.px_per_mm / 2)
+                                        sgt.up, sgt.px_per_mm / 2, decoded=True)
         tpl = _tile_template(flag, pose, pose.scale_at(c))
         # A claimed tile near the frame's edge: the frame extended so its drawing still fits.
         ex, ey = max(0, tpl.shape[1] + 1 - crop.shape[1]), max(0, tpl.shape[0] + 1 - crop.shape[0])
@@ -422,6 +423,15 @@ def _find_unread(gray: np.ndarray, pose: Pose, flag: int, predicted: Vec
     return None
 
 
+def _named(gray: np.ndarray, found: TileSighting, flag: int, px_per_mm: float) -> bool:
+    """Whether the drawing at a tile found by its look names `flag`, clearly (at about the
+    local scale `px_per_mm`)."""
+    cfg = load_config()["tiles"]
+    m = name_by_drawing(gray, found.centre, found.up, px_per_mm, 2.0, (0.97, 1.0, 1.03))
+    return m is not None and m.flag == flag and m.score >= cfg["drawing_min_score"] \
+        and m.lead >= cfg["drawing_lead"]
+
+
 def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     """The layout of a BGR frame from a full decode of the nine flag tiles.
 
@@ -430,7 +440,11 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     ones, a tile twice a `DuplicateTileError`.
     """
     gray = to_gray(frame)
-    sightings = find_tiles(frame)
+    sightings = find_tiles(gray)
+    if len(sightings) < 2:
+        # No code decodes (a webcam's few pixels per module, blurred): the tiles' drawings.
+        found = {s.flag for s in sightings}
+        sightings += [s for s in find_by_drawing(gray) if s.flag not in found]
     predicted: dict[int, Vec] = {}
     if 2 <= len(sightings) < FLAG_COUNT:
         pose = _pose(sightings)
@@ -461,9 +475,13 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
                 if found is None:
                     continue
                 on_line = math.dist(found.centre, predicted[flag]) < 40 * pose.px_per_mm
-                if on_line and _span(frame, pose, found.centre) < 0.5 * typical:
+                if on_line and not found.decoded and \
+                        _span(frame, pose, found.centre) < 0.5 * typical and \
+                        not _named(gray, found, flag, pose.scale_at(found.centre)):
                     # Found by its drawing on the line but without a tile's black and white:
-                    # a glare spot's soft blob.  (A claimed tile may lie half under a card.)
+                    # a glare spot's soft blob, unless the drawing names this very flag (a
+                    # tile under glare still shows its code's and its number's shapes); a
+                    # code read is a tile.  (A claimed tile may lie half under a card.)
                     continue
                 sightings.append(found)
                 if on_line:
