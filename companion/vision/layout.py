@@ -27,7 +27,7 @@ from .config import load_config
 from .errors import MissingTilesError, NoTilesError
 from .observation import TileState
 from .tiles import (TileSighting, decode_region, find_by_drawing, find_tiles,
-                    name_by_drawing, to_gray)
+                    name_by_drawing, tile_drawing, to_gray)
 
 log = logging.getLogger(__name__)
 
@@ -423,6 +423,17 @@ def _find_unread(gray: np.ndarray, pose: Pose, flag: int, predicted: Vec
     return None
 
 
+def _fit_anywhere(gray: np.ndarray, flag: int, px_per_mm: float, up: Vec) -> Vec | None:
+    """Where flag `flag`'s drawing fits best in a grey crop (its centre, px), if it fits."""
+    tpl = tile_drawing(flag, round(px_per_mm, 3), up)
+    th, tw = tpl.shape
+    if gray.shape[0] < th or gray.shape[1] < tw:
+        return None
+    res = cv2.matchTemplate(gray.astype(np.float32), tpl, cv2.TM_CCOEFF_NORMED)
+    _, _, _, (lx, ly) = cv2.minMaxLoc(res)
+    return (lx + tw / 2, ly + th / 2)
+
+
 def _named(gray: np.ndarray, found: TileSighting, flag: int, px_per_mm: float) -> bool:
     """Whether the drawing at a tile found by its look names `flag`, clearly (at about the
     local scale `px_per_mm`)."""
@@ -614,7 +625,20 @@ class LayoutTracker:
         for s in decode_region(gray, (x0, y0)):
             if s.flag == tile.flag:
                 return s
-        return None
+        # Too few pixels per module to decode (a webcam): the tile's own drawing, which must
+        # name it clearly where it fits best.
+        cfg_t = load_config()["tiles"]
+        up = (-layout.pose.south[0], -layout.pose.south[1])
+        k = layout.pose.scale_at(tile.anchor)
+        hit = _fit_anywhere(gray, tile.flag, k, up)
+        if hit is None:
+            return None
+        m = name_by_drawing(gray, hit, up, k, 2.0, (0.95, 1.0, 1.05))
+        if m is None or m.flag != tile.flag or m.score < cfg_t["claimed_min_score"] \
+                or m.lead < cfg_t["drawing_lead"]:
+            return None
+        found = m.sighting(up)
+        return replace(found, centre=(found.centre[0] + x0, found.centre[1] + y0), samples=())
 
     def _looks_bare(self, frame: np.ndarray, layout: Layout, centre: Vec) -> bool:
         """Whether the table's own colour shows where the tile was (it has been taken away)."""
@@ -727,6 +751,57 @@ class LayoutTracker:
 
 
 
+
+
+# -- the tile at a zone's near end --------------------------------------------------------------
+def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float) -> np.ndarray:
+    """A flag zone's strip with its flag tile's visible part painted as the bare table.
+
+    A zone starts a little inside its tile (`zone_near_mm`), so that a first card laid
+    against the tile's edge, or a little over it, shows its whole top band; the tile's own
+    white and black must not look like a card there.  `refl` is the upright reflectance
+    strip (rows away from the line), `edge_mm` where the tile's edge lies along it, the tile
+    centred across it.  Column by column across the tile, where its black border shows near
+    `edge_mm` (dark, below the tile's white just inside it) nothing lies over the tile's
+    edge there, and the column is painted from the strip's start to just past the border
+    with the table's shade of each row (the strip's outer margins); where a card hides the
+    border it lies over the tile from its top down, and the column is left as it is.
+    `refl` is painted in place and returned.
+    """
+    cfg = load_config()["layout"]
+    h, w = refl.shape[:2]
+
+    def px(mm: float) -> int:
+        return int(round(mm * px_per_mm))
+
+    edge = px(edge_mm)
+    search = max(1, px(float(cfg["tile_edge_search_mm"])))
+    lo, hi = max(0, edge - search), min(h, edge + search + 1)
+    half = px(geometry.TILE_W / 2 + float(cfg["tile_edge_search_mm"]))
+    c0, c1 = max(0, w // 2 - half), min(w, w // 2 + half)
+    inset = px(1.5)
+    if hi - lo < 2 or c1 - c0 < 2 or lo < inset:
+        return refl
+    top = lo - inset
+    lum = cv2.transform(refl[top:hi, c0:c1], np.full((1, 3), 1 / 3, np.float32))
+    dark_at = np.argmin(lum[inset:], axis=0) + inset           # the border's row, per column
+    cols = np.arange(c1 - c0)
+    dark = lum[dark_at, cols]
+    inside = lum[dark_at - inset, cols]                         # the tile's white above it
+    shows = (dark <= float(cfg["tile_border_dark"])) & \
+        (inside - dark >= float(cfg["tile_border_step"]))
+    if not shows.any():
+        return refl
+    # The border's own corners and the sides' lines: a visible column's neighbours go too.
+    k = max(1, px(1.5)) * 2 + 1
+    shows = cv2.dilate(shows.astype(np.uint8)[None, :], np.ones((1, k), np.uint8))[0] > 0
+    stop = np.where(shows, np.minimum(h, top + dark_at + px(1.0) + 1), 0)
+    rows = int(stop.max())
+    margin = max(2, px(4.0))
+    table = 0.5 * (refl[:rows, :margin].mean(axis=1) + refl[:rows, w - margin:].mean(axis=1))
+    paint = np.arange(rows)[:, None] < stop[None, :]
+    refl[:rows, c0:c1] = np.where(paint[:, :, None], table[:, None, :], refl[:rows, c0:c1])
+    return refl
 
 
 # -- hands over the table ---------------------------------------------------------------------
@@ -843,4 +918,4 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
 
 
 __all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "hand_flags",
-           "layout_from_sightings"]
+           "hide_tile_edge", "layout_from_sightings"]

@@ -226,7 +226,7 @@ def _turned(img: np.ndarray, up: tuple[float, float]) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=256)
-def _drawing(flag: int, px_per_mm: float, up: tuple[float, float]) -> np.ndarray:
+def tile_drawing(flag: int, px_per_mm: float, up: tuple[float, float]) -> np.ndarray:
     """Flag `flag`'s tile as the camera sees it at this scale and turn (grey, float32);
     flag 0: the mean of the nine, the drawing every tile shares."""
     from .tilesheet import tile_image
@@ -273,7 +273,7 @@ def name_by_drawing(gray: np.ndarray, centre: tuple[float, float], up: tuple[flo
     for f in scales:
         k = round(px_per_mm * f, 3)
         for flag in range(1, FLAG_COUNT + 1):
-            hit = _fit(gray, _drawing(flag, k, up), centre, search_mm * k)
+            hit = _fit(gray, tile_drawing(flag, k, up), centre, search_mm * k)
             if hit is not None and (flag not in best or hit[0] > best[flag][0]):
                 best[flag] = (hit[0], hit[1], k)
     if not best:
@@ -337,7 +337,7 @@ def _look(gray: np.ndarray, up: tuple[float, float],
     """`find_by_drawing` for one way north may point: adds what it names to `named`."""
     cands: list[tuple[float, float, float, float]] = []
     for k, r, small in shrunk:
-        tpl = _drawing(0, round(k * r, 3), up)
+        tpl = tile_drawing(0, round(k * r, 3), up)
         th, tw = tpl.shape
         if small.shape[0] <= th or small.shape[1] <= tw:
             continue
@@ -368,11 +368,11 @@ def _finer(gray: np.ndarray, m: DrawingMatch, up: tuple[float, float]) -> Drawin
     best = m
     for f in (0.95, 0.96, 0.97, 0.98, 0.99, 1.01, 1.02, 1.03, 1.04, 1.05):
         k = round(m.px_per_mm * f, 3)
-        hit = _fit(gray, _drawing(m.flag, k, up), m.centre, 2.0 * k)
+        hit = _fit(gray, tile_drawing(m.flag, k, up), m.centre, 2.0 * k)
         if hit is not None and hit[0] > best.score:
             best = DrawingMatch(m.flag, hit[0], m.lead, hit[1], k)
     return best
 
 
 __all__ = ["DrawingMatch", "TileSighting", "decode_region", "find_by_drawing", "find_tiles",
-           "name_by_drawing", "qr_symbol_mm", "to_gray"]
+           "name_by_drawing", "qr_symbol_mm", "tile_drawing", "to_gray"]

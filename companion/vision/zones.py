@@ -17,6 +17,7 @@ import numpy as np
 
 from companion.rules.position import SIDES, Side
 
+from .layout import hide_tile_edge
 from .reading import (CardRead, ReadingSettings, Templates, read_strip, reflectance,
                       table_colour, table_margins)
 
@@ -35,6 +36,8 @@ class Zone:
     white: np.ndarray         # the tile's white and black that turn it into reflectance
     black: np.ndarray
     limit: float | None       # where a claimed tile behind the cards begins (mm), if any
+    tile_edge: float | None = None  # where the flag's tile ends along the strip (mm), if it
+                                    # lies at the strip's start (`layout.hide_tile_edge`)
 
 
 class StripMaps:
@@ -89,6 +92,8 @@ def cut(frame: np.ndarray, zone: Zone, maps: StripMaps, s: ReadingSettings
     strip = cv2.remap(frame, *maps.get(zone.key, zone.homography, zone.size), cv2.INTER_LINEAR,
                       borderMode=cv2.BORDER_REPLICATE)
     refl = reflectance(strip, zone.white, zone.black)
+    if zone.tile_edge is not None:
+        refl = hide_tile_edge(refl, zone.tile_edge, s.px_per_mm)
     return refl, table_margins(refl, s)
 
 
