@@ -754,7 +754,15 @@ class LayoutTracker:
 
 
 # -- the tile at a zone's near end --------------------------------------------------------------
-def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float) -> np.ndarray:
+def first_card_from(edge_mm: float) -> float:
+    """Where along a flag zone's strip (mm) its first card may begin when its tile's edge lay
+    at `edge_mm` and the tile is not there to show it (claimed, taken away, under a hand):
+    a card may lie a little over where the tile's edge was."""
+    return max(0.0, edge_mm - float(load_config()["layout"]["card_over_tile_mm"]))
+
+
+def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float
+                   ) -> tuple[np.ndarray, float]:
     """A flag zone's strip with its flag tile's visible part painted as the bare table.
 
     A zone starts a little inside its tile (`zone_near_mm`), so that a first card laid
@@ -766,7 +774,9 @@ def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float) -> np.nda
     edge there, and the column is painted from the strip's start to just past the border
     with the table's shade of each row (the strip's outer margins); where a card hides the
     border it lies over the tile from its top down, and the column is left as it is.
-    `refl` is painted in place and returned.
+    `refl` is painted in place and returned with where along the strip (mm) a card may
+    begin: past the border when it shows across `tile_clear_share` of the tile (no card
+    lies over the tile's edge), else the strip's start.
     """
     cfg = load_config()["layout"]
     h, w = refl.shape[:2]
@@ -781,7 +791,7 @@ def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float) -> np.nda
     c0, c1 = max(0, w // 2 - half), min(w, w // 2 + half)
     inset = px(1.5)
     if hi - lo < 2 or c1 - c0 < 2 or lo < inset:
-        return refl
+        return refl, 0.0
     top = lo - inset
     lum = cv2.transform(refl[top:hi, c0:c1], np.full((1, 3), 1 / 3, np.float32))
     dark_at = np.argmin(lum[inset:], axis=0) + inset           # the border's row, per column
@@ -791,17 +801,32 @@ def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float) -> np.nda
     shows = (dark <= float(cfg["tile_border_dark"])) & \
         (inside - dark >= float(cfg["tile_border_step"]))
     if not shows.any():
-        return refl
+        return refl, 0.0
+    clear = float(np.mean(shows)) >= float(cfg["tile_clear_share"])
     # The border's own corners and the sides' lines: a visible column's neighbours go too.
     k = max(1, px(1.5)) * 2 + 1
     shows = cv2.dilate(shows.astype(np.uint8)[None, :], np.ones((1, k), np.uint8))[0] > 0
-    stop = np.where(shows, np.minimum(h, top + dark_at + px(1.0) + 1), 0)
-    rows = int(stop.max())
     margin = max(2, px(4.0))
-    table = 0.5 * (refl[:rows, :margin].mean(axis=1) + refl[:rows, w - margin:].mean(axis=1))
+    end = min(h, hi + px(float(cfg["tile_rim_mm"])) + 1)
+    table = 0.5 * (refl[:end, :margin].mean(axis=1) + refl[:end, w - margin:].mean(axis=1))
+    # Past the border: the table, or a white rim where the tile was cut wide of it, or a
+    # card laid against it.  Painted down to the first row like the table within
+    # `tile_rim_mm` (a rim and the border's blur go), else to just past the border (a card's
+    # top is left alone).
+    below = cv2.transform(refl[top:end, c0:c1], np.full((1, 3), 1 / 3, np.float32))
+    t_lum = table[top:end].mean(axis=1)[:, None]
+    rim = px(float(cfg["tile_rim_mm"]))
+    after = np.arange(below.shape[0])[:, None] - dark_at[None, :]
+    tablelike = (np.abs(below - t_lum) < float(cfg["tile_border_step"]) / 3) & \
+        (after > 0) & (after <= rim)
+    first = np.where(tablelike.any(axis=0), np.argmax(tablelike, axis=0), dark_at + px(1.0))
+    stop = np.where(shows, np.minimum(h, top + first + 1), 0)
+    rows = int(stop.max())
+    table = table[:rows]
     paint = np.arange(rows)[:, None] < stop[None, :]
     refl[:rows, c0:c1] = np.where(paint[:, :, None], table[:, None, :], refl[:rows, c0:c1])
-    return refl
+    start = float(np.median(top + dark_at[shows])) / px_per_mm if clear else 0.0
+    return refl, start
 
 
 # -- hands over the table ---------------------------------------------------------------------
@@ -918,4 +943,4 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
 
 
 __all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "hand_flags",
-           "hide_tile_edge", "layout_from_sightings"]
+           "first_card_from", "hide_tile_edge", "layout_from_sightings"]
