@@ -24,7 +24,7 @@ from companion.rules.position import FLAG_COUNT, Side
 
 from . import geometry
 from .config import load_config
-from .errors import MissingTilesError, NoTilesError
+from .errors import ImageError, MissingTilesError, NoTilesError
 from .observation import TileState
 from .tiles import (TileSighting, decode_region, find_by_drawing, find_tiles,
                     name_by_drawing, tile_drawing, to_gray)
@@ -308,6 +308,36 @@ def table_sample(frame: np.ndarray, pose: Pose, anchors: list[Vec]) -> np.ndarra
     return np.median(np.concatenate(samples), axis=0).astype(np.float32)
 
 
+def frame_stretch(sightings: list[TileSighting]) -> float | None:
+    """How much wider than tall the decoded tiles' codes show (px per mm across the frame
+    over px per mm down it, the median over tiles), or None without a decoded tile.
+
+    A frame resized to another aspect ratio than the camera's (a 2304x1296 picture stretched
+    to 8000x8000) draws every square code as a rectangle; a tilted camera only a little."""
+    ratios = []
+    for sg in sightings:
+        if not sg.decoded or len(sg.samples) != 4:
+            continue
+        across, down = [], []
+        for x, y, k in sg.samples:
+            # An edge's midpoint lies straight out from the centre: a horizontal edge's
+            # midpoint above or below it.
+            dx, dy = x - sg.centre[0], y - sg.centre[1]
+            (across if abs(dy) > abs(dx) else down).append(k)
+        if across and down:
+            ratios.append(float(np.mean(across)) / float(np.mean(down)))
+    return float(np.median(ratios)) if ratios else None
+
+
+def _check_stretch(sightings: list[TileSighting]) -> None:
+    stretch = frame_stretch(sightings)
+    limit = float(load_config()["layout"]["max_stretch"])
+    if stretch is not None and not 1 / limit <= stretch <= limit:
+        raise ImageError(
+            f"the frame is stretched: its flag tiles' square codes show {stretch:.2f} times as "
+            "wide as tall; give frames at the camera's own aspect ratio")
+
+
 def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
                           predicted: dict[int, Vec] | None = None,
                           allow_missing: bool = False) -> Layout:
@@ -326,6 +356,7 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
         raise MissingTilesError(
             f"only {len(flags)} of the 9 flag tiles can be read; cannot find "
             + ", ".join(f"BL-FLAG-{n}" for n in missing))
+    _check_stretch(sightings)
     middle = (frame.shape[1] / 2.0, frame.shape[0] / 2.0)
     centres = [s.centre for s in sightings]
     pose = _pose(sightings)
@@ -943,4 +974,4 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
 
 
 __all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "hand_flags",
-           "first_card_from", "hide_tile_edge", "layout_from_sightings"]
+           "first_card_from", "frame_stretch", "hide_tile_edge", "layout_from_sightings"]
