@@ -261,14 +261,52 @@ def _fit(gray: np.ndarray, tpl: np.ndarray, centre: tuple[float, float], search:
     return float(score), (x0 + lx + tw / 2, y0 + ly + th / 2)
 
 
+@functools.lru_cache(maxsize=64)
+def _telling(px_per_mm: float, up: tuple[float, float]) -> np.ndarray:
+    """Where the nine drawings differ (their codes' modules, their numbers), at this scale
+    and turn: the only pixels that tell one flag's tile from another's."""
+    stack = np.stack([tile_drawing(n, px_per_mm, up) for n in range(1, FLAG_COUNT + 1)])
+    return np.asarray(stack.std(axis=0) > 16.0)
+
+
+def _patch(gray: np.ndarray, x0: int, y0: int, w: int, h: int) -> np.ndarray:
+    """gray[y0:y0+h, x0:x0+w], the frame's edge repeated where the box leaves it."""
+    gh, gw = gray.shape
+    if x0 >= 0 and y0 >= 0 and x0 + w <= gw and y0 + h <= gh:
+        return gray[y0:y0 + h, x0:x0 + w]
+    return cv2.copyMakeBorder(gray[max(0, y0):max(0, min(gh, y0 + h)),
+                                   max(0, x0):max(0, min(gw, x0 + w))],
+                              max(0, -y0), max(0, y0 + h - gh), max(0, -x0),
+                              max(0, x0 + w - gw), cv2.BORDER_REPLICATE)
+
+
+def _telling_fit(gray: np.ndarray, flag: int, k: float, up: tuple[float, float],
+                 where: tuple[float, float]) -> float:
+    """The correlation of flag `flag`'s drawing with the frame where it fits, over the
+    pixels that tell the flags apart only."""
+    tpl = tile_drawing(flag, k, up)
+    th, tw = tpl.shape
+    patch = _patch(gray, int(round(where[0] - tw / 2)), int(round(where[1] - th / 2)), tw, th)
+    if patch.shape != tpl.shape:
+        return -1.0
+    m = _telling(k, up)
+    a = patch[m].astype(np.float32)
+    b = tpl[m]
+    a, b = a - a.mean(), b - b.mean()
+    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum()) / den if den > 0 else -1.0
+
+
 def name_by_drawing(gray: np.ndarray, centre: tuple[float, float], up: tuple[float, float],
                     px_per_mm: float, search_mm: float,
                     scales: tuple[float, ...] = (1.0,)) -> DrawingMatch | None:
     """The flag whose drawing fits best near `centre` (within `search_mm`), and by how much
     it leads the best other flag's; the scale is tried at `px_per_mm` times each of `scales`.
 
-    The tile is told at its own scale and place: each flag's drawing is fitted where it fits
-    best, so a lead is never a matter of a pixel's shift."""
+    Each flag's drawing is fitted where it fits best (a lead is never a matter of a pixel's
+    shift); there the flags are told apart over the pixels where their drawings differ (the
+    whole drawings, nine-tenths alike, differ by little): the best of those fits names the
+    tile and its lead is over the next; the score is its whole drawing's fit."""
     best: dict[int, tuple[float, tuple[float, float], float]] = {}
     for f in scales:
         k = round(px_per_mm * f, 3)
@@ -278,9 +316,10 @@ def name_by_drawing(gray: np.ndarray, centre: tuple[float, float], up: tuple[flo
                 best[flag] = (hit[0], hit[1], k)
     if not best:
         return None
-    order = sorted(best, key=lambda n: -best[n][0])
+    telling = {n: _telling_fit(gray, n, best[n][2], up, best[n][1]) for n in best}
+    order = sorted(best, key=lambda n: -telling[n])
     score, where, k = best[order[0]]
-    lead = score - best[order[1]][0] if len(order) > 1 else score
+    lead = telling[order[0]] - telling[order[1]] if len(order) > 1 else telling[order[0]]
     return DrawingMatch(order[0], score, lead, where, k)
 
 
@@ -294,7 +333,7 @@ def find_by_drawing(gray: np.ndarray) -> list[TileSighting]:
     every tile shares is looked for on the frame shrunk for each scale the configuration
     allows (`drawing_px_per_mm`) and each of the four ways north may point, the likeliest
     places are named by the nine drawings at full resolution, and a place counts as a tile
-    when its best drawing fits by `drawing_min_score` and leads every other flag's by
+    when its best drawing fits by `drawing_found_min` and leads every other flag's by
     `drawing_lead`.  A flag named twice keeps its better fit.
     """
     cfg = load_config()["tiles"]
@@ -357,7 +396,7 @@ def _look(gray: np.ndarray, up: tuple[float, float],
     for _, x, y, k in kept:
         m = name_by_drawing(gray, (x, y), up, k, float(cfg["drawing_search_mm"]),
                             (1 / step ** 0.5, 1.0, step ** 0.5))
-        if m is None or m.score < cfg["drawing_min_score"] or m.lead < cfg["drawing_lead"]:
+        if m is None or m.score < cfg["drawing_found_min"] or m.lead < cfg["drawing_lead"]:
             continue
         if m.flag not in fits or m.score > fits[m.flag]:
             named[m.flag], fits[m.flag] = _finer(gray, m, up).sighting(up), m.score
