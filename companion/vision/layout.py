@@ -836,7 +836,7 @@ def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float
     clear = float(np.mean(shows)) >= float(cfg["tile_clear_share"])
     # The border's own corners and the sides' lines: a visible column's neighbours go too.
     k = max(1, px(1.5)) * 2 + 1
-    shows = cv2.dilate(shows.astype(np.uint8)[None, :], np.ones((1, k), np.uint8))[0] > 0
+    near = cv2.dilate(shows.astype(np.uint8)[None, :], np.ones((1, k), np.uint8))[0] > 0
     margin = max(2, px(4.0))
     end = min(h, hi + px(float(cfg["tile_rim_mm"])) + 1)
     table = 0.5 * (refl[:end, :margin].mean(axis=1) + refl[:end, w - margin:].mean(axis=1))
@@ -851,7 +851,9 @@ def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float
     tablelike = (np.abs(below - t_lum) < float(cfg["tile_border_step"]) / 3) & \
         (after > 0) & (after <= rim)
     first = np.where(tablelike.any(axis=0), np.argmax(tablelike, axis=0), dark_at + px(1.0))
-    stop = np.where(shows, np.minimum(h, top + first + 1), 0)
+    # A side's line or a corner (no white above a border there): as deep as the border.
+    first = np.where(shows, first, int(np.median(first[shows])))
+    stop = np.where(near, np.minimum(h, top + first + 1), 0)
     rows = int(stop.max())
     table = table[:rows]
     paint = np.arange(rows)[:, None] < stop[None, :]
