@@ -483,8 +483,10 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     """
     gray = to_gray(frame)
     sightings = find_tiles(gray)
-    if len(sightings) < 2:
-        # No code decodes (a webcam's few pixels per module, blurred): the tiles' drawings.
+    coarse = float(load_config()["tiles"]["drawing_below_px_per_mm"])
+    if len(sightings) < 2 or (len(sightings) < FLAG_COUNT and float(np.median(
+            [s.px_per_mm for s in sightings])) < coarse):
+        # Few codes decode (a webcam's few pixels per module, blurred): the tiles' drawings.
         found = {s.flag for s in sightings}
         sightings += [s for s in find_by_drawing(gray) if s.flag not in found]
     predicted: dict[int, Vec] = {}
