@@ -37,9 +37,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from companion.errors import CompanionError
+    from companion.record.recorder import open_match
     from companion.record.store import MatchStore
     from companion.referee import Referee, RefereeSettings
-    from companion.referee.demo import TruthEyes, _frames, _moments, _players_answer
+    from companion.appliance.demo import TruthEyes, _frames, _moments, _players_answer
     from companion.rules.actions import Pass
     from companion.rules.state import Settings
 
@@ -53,7 +54,7 @@ def main(argv: list[str]) -> int:
     vision_error = ""
     if args.vision_actions > 0:
         try:
-            from companion.referee.demo import VisionEyes
+            from companion.appliance.demo import VisionEyes
             vision = VisionEyes(args.printing, 1, None)
         except CompanionError as exc:
             vision_error = f"vision pipeline not available ({exc})"
@@ -64,7 +65,7 @@ def main(argv: list[str]) -> int:
                 if use_vision and (vision is None or len(with_vision) >= args.vision_actions):
                     continue
                 with MatchStore(Path(tmp) / f"bench-{game}-{use_vision}.sqlite") as store:
-                    referee = Referee(settings, store)
+                    referee, _ = open_match(store, settings)
                     t = 0.0
                     for i, m in enumerate(moments):
                         if use_vision and len(with_vision) >= args.vision_actions:

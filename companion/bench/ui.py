@@ -36,7 +36,7 @@ def render_frames(directory: Path, *, calm: int = 4, steps: int | None = None,
     """Write the frames of the scripted opening and the enrolled deck; (deck file, moves)."""
     import cv2
 
-    from companion.referee.demo import scene_of
+    from companion.appliance.demo import scene_of
     from companion.rules.actions import Play
     from companion.rules.cards import BY_CODE
     from companion.rules.state import GameState
@@ -72,8 +72,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="frames per table moment (default 8: a second at 8 fps)")
     parser.add_argument("--fps", type=float, default=8.0,
                         help="frames per second streamed, like the camera loop (default 8)")
-    parser.add_argument("--in-process", action="store_true",
-                        help="read frames on the worker thread instead of the vision process")
     parser.add_argument("--no-taps", dest="taps", action="store_false",
                         help="do not open proof screens while streaming")
     parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
@@ -111,18 +109,17 @@ def _measure(args: argparse.Namespace, tmp: Path, deck_path: Path, moves: int,
     from companion.ui.app import CompanionApp
     from companion.ui.prefs import Prefs
     from companion.vision.capture import FolderSource
-    from companion.vision.deck import Deck
-    from companion.ui.reader_process import ReaderProcess
-    from companion.vision.pipeline import TableReader
+    from companion.appliance.eyes import load_reader
+    from companion.appliance.session import Session
 
-    # As `companion run` does: the vision in its own process (--in-process: on the worker).
-    reader = TableReader(Deck.load(deck_path)) if args.in_process else ReaderProcess(deck_path)
+    # As `companion run` does: read on the session's thread, the zones in the vision's workers.
+    reader = load_reader(deck_path)
     source = FolderSource(tmp / "frames")
     factory = make_pin_factory("mock")
     leds = FlagLeds(load_pin_map(), pin_factory=factory)
-    app = CompanionApp(make_referee=lambda prefs: make_referee(prefs),
-                       inputs={"source": source, "reader": reader, "pace": True,
-                               "frame_interval": 1.0 / args.fps},
+    session = Session(make_referee(Prefs()), source=source, reader=reader, leds=leds,
+                      pace=True, frame_interval=1.0 / args.fps)
+    app = CompanionApp(make_referee=lambda prefs: make_referee(prefs), session=session,
                        leds=leds, prefs=Prefs(), failsafe=False)
     gaps: list[float] = []
     flips_in_gap: list[float] = []    # time the gap spent in the GL buffer swap
@@ -186,7 +183,7 @@ def _measure(args: argparse.Namespace, tmp: Path, deck_path: Path, moves: int,
     frames = len(list((tmp / "frames").iterdir()))
     stream_s = (done_at[0] or time.perf_counter()) - t_run
     committed = len(app.view.actions)
-    where = "on the worker thread" if args.in_process else "in the vision process"
+    where = "followed on the worker thread, zones read in the vision's worker processes"
     print(f"companion bench ui  ({args.size}, {frames} frames of {moves} moves at "
           f"{args.fps:g} fps, real vision {where}, referee on the worker thread)")
     print(f"  ready (first frame drawn) : {ready_s:6.2f} s after `run` starts the UI "

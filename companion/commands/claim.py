@@ -44,19 +44,23 @@ def _run(args: argparse.Namespace) -> int:
         raise ClaimUsageError("give POSITION.json with --flag and --player, or --batch FILE")
     if args.flag is None or args.player is None:
         raise ClaimUsageError("a claim needs both --flag N and --player north|south")
-    from companion.rules.position import Position
+    from companion.rules.position import Position, load_json
     from companion.rules.prover import prove
 
     if not 1 <= args.flag <= 9:
         raise ClaimUsageError(f"there is no flag {args.flag}: flags are numbered 1 to 9")
     text = _read_text(args.position)
     try:
-        position = Position.loads(text)
+        obj = load_json(text)
+        position = Position.from_json(obj)
     except CompanionError as exc:
         source = "standard input" if args.position == "-" else args.position
         raise type(exc)(f"{source}: {exc}") from None
     verdict = prove(position, args.flag, args.player)
-    _emit(sys.stdout, verdict.to_json(args.lang, args.naming))
+    out = verdict.to_json(args.lang, args.naming)
+    if "edition" in obj:
+        out["edition"] = obj["edition"]  # contract 1: verdicts echo the edition when given
+    _emit(sys.stdout, out)
     return 0
 
 
@@ -73,12 +77,12 @@ def _read_text(path: str) -> str:
 
 
 def _emit(out: IO[str], obj: dict[str, Any]) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    # Error lines are plain ASCII: a message quoting hostile input can never fail to print.
+    out.write(json.dumps(obj, ensure_ascii="error" in obj) + "\n")
     out.flush()  # a caller reading the batch line by line gets each verdict at once
 
 
 def _batch(path: str, lang: str, naming: str | None) -> int:
-    from companion.rules.position import Position
     from companion.rules.prover import prove
 
     stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
@@ -87,10 +91,12 @@ def _batch(path: str, lang: str, naming: str | None) -> int:
             if not raw.strip():
                 continue
             try:
-                claim = _parse_line(raw, number)
-                position = Position.from_json(claim["position"])
+                claim, position = _parse_line(raw, number)
                 verdict = prove(position, claim["flag"], claim["player"])
-                _emit(sys.stdout, verdict.to_json(lang, naming))
+                out = verdict.to_json(lang, naming)
+                if "edition" in claim["position"]:
+                    out["edition"] = claim["position"]["edition"]  # contract 1: echoed when given
+                _emit(sys.stdout, out)
             except CompanionError as exc:
                 msg = str(exc)
                 _emit(sys.stdout, {"error": msg if msg.startswith("line ") else f"line {number}: {msg}"})
@@ -100,16 +106,25 @@ def _batch(path: str, lang: str, naming: str | None) -> int:
     return 0
 
 
-def _parse_line(raw: bytes, number: int) -> dict[str, Any]:
+_CLAIM_KEYS = ("position", "flag", "player")
+
+
+def _parse_line(raw: bytes, number: int) -> tuple[dict[str, Any], Any]:
+    """One batch line: the claim object and its position, or a one-line `CompanionError`."""
+    from companion.rules.position import Position, describe, load_json
+
     try:
-        obj = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ClaimUsageError(f"line {number}: not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise ClaimUsageError(f"line {number}: not valid JSON: {exc}") from None
+    obj = load_json(text)
     if not isinstance(obj, dict):
         raise ClaimUsageError(f"line {number}: expected an object with position, flag and player")
-    missing = [k for k in ("position", "flag", "player") if k not in obj]
+    unknown = [k for k in obj if k not in _CLAIM_KEYS]
+    if unknown:
+        raise ClaimUsageError(f"line {number}: unknown key {describe(unknown[0])}: "
+                              f"expected {', '.join(_CLAIM_KEYS)}")
+    missing = [k for k in _CLAIM_KEYS if k not in obj]
     if missing:
         raise ClaimUsageError(f"line {number}: missing {', '.join(missing)}")
-    return obj
+    return obj, Position.from_json(obj["position"])

@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _run(args: argparse.Namespace) -> int:
-    from companion.referee.demo import DemoOptions, main
+    from companion.appliance.demo import DemoOptions, main
     return main(DemoOptions(seed=args.seed, db=args.db, frames=args.frames, vision=args.vision,
                             printing=args.printing, actions=args.actions,
                             record_frames=args.record_frames))

@@ -1,4 +1,4 @@
-"""`companion matches`: list, show, export, import and replay recorded matches.
+"""`companion matches`: list, show, export, import, verify and replay recorded matches.
 
 Every sub-command takes `--db PATH` (default: the data directory's `matches.sqlite`).
 Reading commands open the database read-only, so a damaged file is reported, never touched.
@@ -48,6 +48,11 @@ def register(sub: Any) -> None:
     p = add("import", "Import a match file (text notation or JSON) as a new match.")
     p.add_argument("file", type=Path, metavar="FILE")
     p.set_defaults(handler=_import)
+
+    p = add("verify", "Check that a match (ID in the database, or an exported FILE) was not "
+                      "edited: its hash chain, and everything a replay recomputes.")
+    p.add_argument("target", metavar="FILE|ID")
+    p.set_defaults(handler=_verify)
 
     p = add("replay", "Replay a match turn by turn with a board after each turn.")
     p.add_argument("id", type=int, metavar="ID")
@@ -133,19 +138,70 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import(args: argparse.Namespace) -> int:
+def _read_file(path: Path) -> str:
+    """A match file's text; anything that is not a readable UTF-8 regular file is one line."""
+    import os
+    import stat
+
     from companion.record.model import RecordError
-    from companion.record.notation import read_match
 
     try:
-        text = args.file.read_text(encoding="utf-8")
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise RecordError(f"{path} is not a regular file (a folder, a pipe or a device)")
+    try:
+        return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise RecordError(f"{args.file} is not a text file (not UTF-8)") from None
+        raise RecordError(f"{path} is not a text file (not UTF-8)") from None
+
+
+def _import(args: argparse.Namespace) -> int:
+    from companion.record.notation import read_match
+
+    text = _read_file(args.file)
     record = read_match(text)
     record.raise_errors(str(args.file))
+    chained = bool(record.entries) and all(e.hash is not None for e in record.entries)
     with _open(args, readonly=False) as store:
         match_id = store.import_record(record)
-    print(f"imported {args.file} as match {match_id}")
+    note = "" if chained or not record.entries else \
+        " (the file carried no hash chain: the match is chained from now on)"
+    print(f"imported {args.file} as match {match_id}{note}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from companion.record.model import RecordError, chain_hashes, header_hash
+    from companion.record.notation import read_match
+    from companion.record.replay import audit
+
+    target = str(args.target)
+    path = Path(target)
+    if target.isdigit() and not path.exists():
+        match_id = int(target)
+        with _open(args) as store:
+            header = store.header(match_id)
+            entries = store.entries(match_id)   # the chain is checked as it is read
+            chained = store.chained
+            where = f"match {match_id} in {store.path}"
+        audit(header, entries)
+        if not chained:
+            raise RecordError(f"{where}: the database predates the hash chain (schema 1); "
+                              "it is chained the first time the companion writes to it")
+    else:
+        record = read_match(_read_file(path))
+        record.raise_errors(target)
+        header, entries = record.header, list(record.entries)
+        if entries and any(e.hash is None for e in entries):
+            raise RecordError(f"{target} carries no hash chain (exported before the chain "
+                              "existed, or stripped): it cannot show that it was not edited")
+        where = target
+    links = chain_hashes(header, entries)
+    end = links[-1] if links else header_hash(header)
+    print(f"{where}: {len(entries)} entries, hash chain intact from the header to the last "
+          f"entry, the replay agrees; chain end {end}")
     return 0
 
 

@@ -12,8 +12,14 @@ import logging
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.referee.referee import Referee
+    from companion.record.store import MatchStore
+    from companion.ui.prefs import Prefs
 
 log = logging.getLogger(__name__)
 
@@ -89,29 +95,34 @@ def _run(args: argparse.Namespace) -> int:
     from companion.ui.app import CompanionApp
     from companion.ui.prefs import Prefs
     from companion.vision.capture import open_source
-    from companion.ui.reader_process import ReaderProcess
-    from companion.vision.deck import Deck
+    from companion.appliance.eyes import Reader, load_reader
+    from companion.appliance.session import Session
 
     pin_map = load_pin_map(args.pins)
+    reader: Reader | None = None
     if deck_path.exists():
-        Deck.load(deck_path)   # a damaged deck is one clear line now, not in the child
-        reader: object = ReaderProcess(deck_path)
+        reader = load_reader(deck_path)   # a damaged deck is one clear line now
     else:
         # First start on a new rig: the camera screen and the enrolment work without a deck.
         log.warning("no enrolled deck at %s: enrol one on the Camera screen or with "
                     "`companion deck enrol DIR --out FILE` (calibration/README.md)", deck_path)
-        reader = None
     live = args.source is None or str(args.source).isdigit()
-    with open_source(args.source) as source, MatchStore(args.db) as store, \
+    with open_source(args.source, retry=True) as source, MatchStore(args.db) as store, \
             SdNotify() as notifier:
         factory = make_pin_factory(args.gpio)
         with FlagLeds(pin_map, pin_factory=factory) as leds:
+            prefs = Prefs.load()
+
+            def new_referee(p: Prefs) -> Referee:
+                return make_referee(p, store, record_frames=args.record_frames)
+
+            first = make_referee(prefs, store, record_frames=args.record_frames, resume=True)
+            session = Session(first, source=source,
+                              reader=reader, leds=leds, reader_factory=load_reader, live=live,
+                              pace=not live, frame_interval=1.0 / max(0.5, args.fps))
             app = CompanionApp(
-                make_referee=lambda prefs: make_referee(prefs, store,
-                                                        record_frames=args.record_frames),
-                inputs={"source": source, "reader": reader, "live": live,
-                        "pace": not live, "frame_interval": 1.0 / max(0.5, args.fps)},
-                leds=leds, notifier=notifier, store=store, prefs=Prefs.load(),
+                make_referee=new_referee, session=session,
+                leds=leds, notifier=notifier, store=store, prefs=prefs,
                 deck_path=deck_path, start_screen="table" if reader is not None else "calibration",
                 buttons_factory=lambda on_press: PlayerButtons(pin_map, on_press,
                                                                pin_factory=factory))
@@ -121,13 +132,14 @@ def _run(args: argparse.Namespace) -> int:
             try:
                 app.run()
             finally:
-                app.close()     # the session closes the reader process with it
+                app.close()     # the session closes the reader with it
                 if reader is not None:
-                    reader.close()  # type: ignore[attr-defined]  # safe twice
+                    reader.close()  # safe twice
     return 0
 
 
-def make_referee(prefs: object, store: object = None, record_frames: bool = False) -> object:
+def make_referee(prefs: Prefs, store: MatchStore | None = None,
+                 record_frames: bool = False, resume: bool = False) -> Referee:
     """A referee for a new match with the players' preferences (names go in the header).
 
     `record_frames`: save the frame of each committed action with the record (the appliance
@@ -137,10 +149,24 @@ def make_referee(prefs: object, store: object = None, record_frames: bool = Fals
     from companion.referee.settings import RefereeSettings
     from companion.rules.state import Settings
 
-    settings = RefereeSettings(rounds=prefs.rounds,  # type: ignore[attr-defined]
-                               record_frames=record_frames,
-                               game=Settings(claim_timing=prefs.timing,  # type: ignore[attr-defined]
-                                             naming=prefs.naming))  # type: ignore[attr-defined]
-    return Referee(settings, store=store,  # type: ignore[arg-type]
-                   header_extra={"north_name": prefs.north_name,  # type: ignore[attr-defined]
-                                 "south_name": prefs.south_name})  # type: ignore[attr-defined]
+    settings = RefereeSettings(rounds=prefs.rounds, record_frames=record_frames,
+                               game=Settings(claim_timing=prefs.timing,  # type: ignore[arg-type]
+                                             naming=prefs.naming))  # type: ignore[arg-type]
+    if store is None:
+        return Referee(settings)
+    from companion.record.recorder import open_match, unfinished_match
+    match_id = unfinished_match(store) if resume else None
+    if match_id is not None:
+        # The companion stopped mid-match (a power cut, a kill): the match goes on where the
+        # record ends; the table is checked against it and the players are shown only what
+        # differs.  A record that cannot be replayed is said, and a new match begins.
+        try:
+            referee, _ = open_match(store, settings, match_id)
+            log.info("resuming match %d from its record", match_id)
+            return referee
+        except CompanionError as exc:
+            log.error("match %d cannot be resumed (%s): a new match begins", match_id, exc)
+    referee, _ = open_match(store, settings,
+                            extra={"north_name": prefs.north_name,
+                                   "south_name": prefs.south_name})
+    return referee

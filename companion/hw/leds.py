@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.rules.position import FLAG_COUNT, SIDES, Side
-from companion.ui.view import IDLE, TableView
+from companion.referee.display import IDLE, Display
 
 from .pins import PinMap, make_pin_factory
 
@@ -44,7 +44,7 @@ BLINK_ON, BLINK_OFF = 0.25, 0.25        # attention: fast, both colours together
 OWNED_ON, OWNED_OFF = 1.7, 0.3          # claimed, when the pins cannot dim
 
 
-def lamps_for(view: TableView | None) -> tuple[FlagLamps, ...]:
+def lamps_for(view: Display | None) -> tuple[FlagLamps, ...]:
     """What each flag's lights should do for this view (pure: the tests check it directly)."""
     if view is None or not view.in_game:
         return DARK
@@ -92,7 +92,7 @@ class FlagLeds:
         return tuple(self._lamps)
 
     def show(self, state: Any) -> None:
-        """Follow a new state: a `RefereeState`, a `TableView`, or None (between games).
+        """Follow a new state: a `RefereeState`, a `Display`, or None (between games).
 
         Only channels whose lamp changed are touched, so a blinking flag keeps its rhythm
         while frames stream in.
@@ -100,12 +100,12 @@ class FlagLeds:
         if self._devices == {}:
             return
         if state is None:
-            view: TableView | None = IDLE
-        elif isinstance(state, TableView):
+            view: Display | None = IDLE
+        elif isinstance(state, Display):
             view = state
         else:
-            from companion.ui.view import table_view
-            view = table_view(state)
+            from companion.referee.display import display_of
+            view = display_of(state)
         for n, lamps in enumerate(lamps_for(view), start=1):
             if lamps == self._lamps[n - 1]:
                 continue

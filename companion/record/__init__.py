@@ -36,13 +36,15 @@ or pass `expect_seq=` to write an entry only as that seq.
 Other modules: `notation` (`write_text`/`read_text`, `write_json`/`read_json`,
 `MatchRecord` whose `errors` collect problems), `replay` (pure functions over entries),
 `export` (frames as a labelled folder), `board` (`render_state`, `render_position`).
-Errors are `RecordError` subclasses (`DatabaseDamagedError`, `ForeignDatabaseError`,
-`SchemaVersionError`, `MatchNotFoundError`, `DuplicateEntryError`, `EntryError`,
-`ReplayError`, `MatchNotationError`).
+Errors are `RecordError` subclasses (`DatabaseDamagedError` and its `ChainError`,
+`ForeignDatabaseError`, `SchemaVersionError`, `MatchNotFoundError`, `DuplicateEntryError`,
+`EntryError`, `ReplayError`, `MatchNotationError`, `StoreBusyError`: another process is
+writing to the database, one writer at a time).
 """
 
 from .model import (
     KINDS,
+    ChainError,
     DatabaseDamagedError,
     DuplicateEntryError,
     Entry,
@@ -54,12 +56,13 @@ from .model import (
     RecordError,
     ReplayError,
     SchemaVersionError,
+    StoreBusyError,
 )
 from .store import MatchInfo, MatchStore, RecordedFrame, default_path
 
 __all__ = [
-    "KINDS", "DatabaseDamagedError", "DuplicateEntryError", "Entry", "EntryError",
+    "KINDS", "ChainError", "DatabaseDamagedError", "DuplicateEntryError", "Entry", "EntryError",
     "ForeignDatabaseError", "MatchHeader", "MatchInfo", "MatchNotationError",
     "MatchNotFoundError", "MatchStore", "RecordError", "RecordedFrame", "ReplayError",
-    "SchemaVersionError", "default_path",
+    "SchemaVersionError", "StoreBusyError", "default_path",
 ]

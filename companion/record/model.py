@@ -9,8 +9,11 @@ the JSON export, so that all three describe exactly the same thing.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
+import re
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Literal, cast
 
 from companion import __version__
@@ -58,11 +61,21 @@ class ReplayError(RecordError):
     """A recorded action that the rules refuse when the match is replayed."""
 
 
+class ChainError(DatabaseDamagedError):
+    """A match whose hash chain breaks: an entry or the header was edited or damaged."""
+
+
+class StoreBusyError(RecordError):
+    """Another process is writing to the match database (one writer at a time)."""
+
+
 class MatchNotationError(RecordError, ValueError):
     """A match file (text notation or JSON) with errors; the message lists them."""
 
     def __init__(self, source: str, errors: list[str]) -> None:
-        shown = "; ".join(errors[:5])
+        # A hostile file can make a message echo megabytes: each is cut to a readable size.
+        flat = [" ".join(e.split()) for e in errors[:5]]  # the report stays on one line
+        shown = "; ".join(e if len(e) <= 300 else e[:299] + "…" for e in flat)
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
         super().__init__(f"{source} has {len(errors)} error{'s' if len(errors) != 1 else ''}: "
                          f"{shown}{more}")
@@ -85,6 +98,31 @@ ACTION_KINDS: frozenset[str] = frozenset({"action", "pass", "claim", "correction
 
 def today() -> str:
     return _dt.date.today().isoformat()
+
+
+_DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _real_date(text: str) -> bool:
+    try:
+        _dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_text(value: str, what: str) -> None:
+    """Refuse text that is not valid Unicode (a lone surrogate from a `\\ud800` escape):
+    it could be neither stored, printed nor exported."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise EntryError(f"{what} holds a lone surrogate (\\u{ord(value[_bad_at(value)]):04x}), "
+                         "which is not a character") from None
+
+
+def _bad_at(value: str) -> int:
+    return next(i for i, ch in enumerate(value) if 0xD800 <= ord(ch) <= 0xDFFF)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +156,8 @@ class MatchHeader:
                 raise EntryError(f"header {name} must be text, not {value!r}")
             if "\n" in value or "\r" in value:
                 raise EntryError(f"header {name} must be one line: {value!r}")
+        if not _DATE_RE.fullmatch(self.date) or not _real_date(self.date):
+            raise EntryError(f"header date {self.date!r} is not a date (YYYY-MM-DD)")
         if self.naming not in NAMINGS:
             raise EntryError(f"unknown naming {self.naming!r}; use one of {', '.join(NAMINGS)}")
         if self.timing not in TIMINGS:
@@ -138,6 +178,10 @@ class MatchHeader:
         for k, v in self.extra.items():
             if "\n" in v or "\r" in v:
                 raise EntryError(f"extra header tag {k} must be one line")
+        for name in ("north", "south", "place", "app_version", "calibration"):
+            _check_text(getattr(self, name), f"header {name}")
+        for k, v in self.extra.items():
+            _check_text(k + v, f"extra header tag {k!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -213,8 +257,14 @@ class Entry:
     message: str | None = None
     data: dict[str, Any] | None = None
     key: str | None = None
+    # The link of the hash chain (see `entry_hash`): not part of what the entry says, so
+    # two entries that say the same thing compare equal whether or not they carry it.
+    hash: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
+        if self.hash is not None and not (isinstance(self.hash, str)
+                                          and _HASH_RE.fullmatch(self.hash)):
+            raise EntryError(f"entry hash must be 64 lowercase hex digits, not {self.hash!r}")
         check_entry_fields(self.kind, self.player, self.turn, self.index, self.action,
                            self.code, self.message, self.data, self.key)
         if not isinstance(self.seq, int) or self.seq < 1:
@@ -235,7 +285,8 @@ class Entry:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "time": format_time(self.time),
                                "kind": self.kind}
-        for name in ("player", "turn", "index", "action", "code", "message", "data", "key"):
+        for name in ("player", "turn", "index", "action", "code", "message", "data", "key",
+                     "hash"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
@@ -246,7 +297,7 @@ class Entry:
         if not isinstance(obj, dict):
             raise EntryError("an entry must be a JSON object")
         known = {"seq", "time", "kind", "player", "turn", "index", "action", "code",
-                 "message", "data", "key"}
+                 "message", "data", "key", "hash"}
         unknown = sorted(set(obj) - known)
         if unknown:
             raise EntryError(f"unknown entry field(s): {', '.join(unknown)}")
@@ -258,14 +309,79 @@ class Entry:
         return cls(seq=obj["seq"], time=parse_time(obj["time"]), kind=obj["kind"],
                    player=obj.get("player"), turn=obj.get("turn"), index=obj.get("index"),
                    action=obj.get("action"), code=obj.get("code"),
-                   message=obj.get("message"), data=obj.get("data"), key=obj.get("key"))
+                   message=obj.get("message"), data=obj.get("data"), key=obj.get("key"),
+                   hash=obj.get("hash"))
+
+    def content(self) -> dict[str, Any]:
+        """What the entry says, as the hash chain covers it (its JSON form without the hash)."""
+        out = self.to_json()
+        out.pop("hash", None)
+        return out
+
+
+# -- the hash chain -------------------------------------------------------------------------
+CHAIN_PREFIX = b"battleline-match-chain/1\n"
+_HASH_RE = re.compile(r"[0-9a-f]{64}")
+
+
+def canonical(obj: Any) -> bytes:
+    """One byte string per JSON value: sorted keys, no spaces, ASCII (lone surrogates and all
+    are escaped, so any value that reads back equal hashes equal)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False).encode("ascii")
+
+
+def header_hash(header: MatchHeader) -> str:
+    """The start of a match's hash chain: SHA-256 of its header."""
+    return hashlib.sha256(CHAIN_PREFIX + canonical(header.to_json())).hexdigest()
+
+
+def entry_hash(previous: str, entry: Entry) -> str:
+    """The link of `entry`: SHA-256 of the previous link and what the entry says."""
+    return hashlib.sha256(previous.encode("ascii") + b"\n" + canonical(entry.content())
+                          ).hexdigest()
+
+
+def chain_hashes(header: MatchHeader, entries: Sequence[Entry]) -> list[str]:
+    """The links of a log, entry by entry (computed, whatever the entries carry)."""
+    out: list[str] = []
+    link = header_hash(header)
+    for e in entries:
+        link = entry_hash(link, e)
+        out.append(link)
+    return out
+
+
+def first_break(header: MatchHeader, entries: Sequence[Entry],
+                start: str | None = None) -> str | None:
+    """Why the hashes carried by `entries` do not follow from the header and the entries
+    (naming the first entry that breaks the chain), or None if they all follow.
+
+    `start` is the header's hash as stored beside it, when there is one.
+    """
+    link = header_hash(header)
+    if start is not None and start != link:
+        return "its header does not match the hash stored with it (the header was edited)"
+    for e in entries:
+        expected = entry_hash(link, e)
+        if e.hash != expected:
+            if e.hash is None:
+                return f"entry {e.seq} carries no hash"
+            where = "the header or entry 1" if e.seq == 1 else f"entry {e.seq} or one before it"
+            return (f"the hash chain breaks at entry {e.seq}: {where} was edited or damaged "
+                    "after it was recorded")
+        link = expected
+    return None
 
 
 def _check_json(value: Any, what: str) -> None:
     try:
-        json.dumps(value, allow_nan=False)
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise EntryError(f"{what} is not JSON-able: {exc}") from None
+    except RecursionError:
+        raise EntryError(f"{what} is nested too deeply") from None
+    _check_text(text, what)
 
 
 def _optional_int(value: Any, name: str, minimum: int) -> None:
@@ -302,6 +418,9 @@ def check_entry_fields(kind: Any, player: Any, turn: Any, index: Any, action: An
         raise EntryError(f"entry action {action!r} holds a reserved character ({{, }} or %)")
     if message is not None and not isinstance(message, str):
         raise EntryError(f"entry message must be text, not {message!r}")
+    for name, text in (("action", action), ("code", code), ("message", message), ("key", key)):
+        if isinstance(text, str):
+            _check_text(text, f"entry {name}")
     if data is not None:
         if not isinstance(data, dict):
             raise EntryError("entry data must be a JSON object")

@@ -24,7 +24,10 @@ from .model import (
     EntryError,
     MatchHeader,
     MatchNotationError,
+    chain_hashes,
+    first_break,
     format_time,
+    header_hash,
     parse_time,
 )
 
@@ -160,6 +163,9 @@ def write_text(record: MatchRecord, result: str | None = None) -> str:
     for k, v in sorted(h.extra.items()):
         lines.append(f"[X-{k} {_quote(v)}]")
     lines.append(f"[Result {_quote(result)}]")
+    chain = _chain_end(record)
+    if chain is not None:
+        lines.append(f"[Chain {_quote(chain)}]")
     lines.append("")
     last_date: _dt.date | None = None
     round_no = 1
@@ -182,6 +188,8 @@ def write_text(record: MatchRecord, result: str | None = None) -> str:
                 extra["data"] = data
         if e.key is not None:
             extra["key"] = e.key
+        if e.hash is not None:
+            extra["hash"] = e.hash
         if extra:
             # The machine part goes on its own line so that the entry line stays readable.
             # ASCII only: no character in it can be taken for a line break.
@@ -193,8 +201,48 @@ def write_text(record: MatchRecord, result: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _chain_end(record: MatchRecord) -> str | None:
+    """The last link of the record's hash chain, when every entry carries its link (the
+    header's hash for a match without entries); None for a record without a chain."""
+    if not record.entries:
+        return header_hash(record.header)
+    if any(e.hash is None for e in record.entries):
+        return None
+    return record.entries[-1].hash
+
+
+def _check_chain(record: MatchRecord, written: str | None) -> MatchRecord:
+    """A record's hash chain checked: all entries carry their link or none does, and the
+    links and the final `Chain` follow from the header and the entries."""
+    carried = [e for e in record.entries if e.hash is not None]
+    problem: str | None = None
+    if carried and len(carried) != len(record.entries):
+        bare = next(e for e in record.entries if e.hash is None)
+        problem = f"entry {bare.seq} carries no hash, though other entries do"
+    elif carried:
+        problem = first_break(record.header, record.entries)
+    if problem is None and written is not None:
+        if not _HASH_TEXT.fullmatch(written):
+            problem = f"the chain's end {written!r} is not 64 lowercase hex digits"
+        elif not carried and record.entries:
+            problem = "the file gives the chain's end but its entries carry no hashes"
+        else:
+            computed = chain_hashes(record.header, record.entries)
+            end = computed[-1] if computed else header_hash(record.header)
+            if end != written:
+                problem = ("the chain's end does not follow from the header and the entries "
+                           "(the file was edited after it was exported)")
+    if problem is None:
+        return record
+    return replace(record, errors=record.errors + (problem,))
+
+
+_HASH_TEXT = re.compile(r"[0-9a-f]{64}")
+
+
 _TAG_RE = re.compile(r'\[\s*(?P<tag>[A-Za-z][\w-]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\]\s*')
-_TIME_RE = re.compile(r"(?:(?P<date>\d{4}-\d{2}-\d{2})T)?(?P<clock>\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z?")
+_TIME_RE = re.compile(r"(?:(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})T)?"
+                      r"(?P<clock>[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?)Z?")
 
 
 _unquote = _unescape
@@ -237,7 +285,7 @@ def _player(token: str) -> Side | None:
 
 
 def _index(token: str) -> int:
-    if not re.fullmatch(r"#\d+", token):
+    if not re.fullmatch(r"#[0-9]{1,9}", token):
         raise EntryError(f"{token!r} is not an action index (#N)")
     return int(token[1:])
 
@@ -263,19 +311,17 @@ def _parse_entry(line: str, seq: int, last_date: _dt.date | None,
         time = parse_time(f"{last_date.isoformat()}T{m.group('clock')}Z")
     tokens = tokens[1:]
     turn: int | None = None
-    if tokens and re.fullmatch(r"\d+\.", tokens[0]):
+    if tokens and re.fullmatch(r"[0-9]{1,9}\.", tokens[0]):
         turn = int(tokens[0][:-1])
         tokens = tokens[1:]
     if not tokens:
         raise EntryError("an entry line needs an action or an entry kind after its time")
     extra: dict[str, Any] = {}
     if data_text is not None:
-        try:
-            extra = json.loads(data_text)
-        except json.JSONDecodeError as exc:
-            raise EntryError(f"the %data is not valid JSON ({exc.msg})") from None
-        if not isinstance(extra, dict) or not set(extra) <= {"data", "key"}:
-            raise EntryError("the %data must be a JSON object with 'data' and/or 'key'")
+        extra = _loads(data_text, "the %data")
+        if not isinstance(extra, dict) or not set(extra) <= {"data", "key", "hash"}:
+            raise EntryError("the %data must be a JSON object with 'data', 'key' and/or "
+                             "'hash'")
     fields: dict[str, Any] = {"player": None, "index": None, "action": None, "code": None}
     word, rest = tokens[0], tokens[1:]
     kind = _KIND_OF.get(word)
@@ -334,7 +380,8 @@ def _parse_entry(line: str, seq: int, last_date: _dt.date | None,
             raise EntryError(f"unexpected text after {word}: {' '.join(rest[2:])!r}")
         fields.update(player=_player(rest[0]), code=rest[1] if len(rest) > 1 else None)
     return Entry(seq=seq, time=time, kind=kind, turn=turn, message=comment,
-                 data=extra.get("data"), key=extra.get("key"), **fields)
+                 data=extra.get("data"), key=extra.get("key"), hash=extra.get("hash"),
+                 **fields)
 
 
 def read_text(text: str) -> MatchRecord:
@@ -373,8 +420,8 @@ def read_text(text: str) -> MatchRecord:
         in_header = False
         try:
             entry = _parse_entry(line, len(entries) + 1, last_date, continuation)
-        except CompanionError as exc:
-            errors.append(f"line {number}: {exc}")
+        except (CompanionError, ValueError, RecursionError) as exc:
+            errors.append(f"line {number}: {_one_line(exc)}")
             continue
         try:
             _check_action_kind(entry)
@@ -390,7 +437,7 @@ def read_text(text: str) -> MatchRecord:
         entries.append(entry)
     header = _header_from_tags(tags, errors)
     record = MatchRecord(header=header, entries=tuple(entries), errors=tuple(errors))
-    return _check_result(record, tags.get("Result"))
+    return _check_result(record, tags.get("Result"), tags.get("Chain"))
 
 
 def _header_from_tags(tags: dict[str, str], errors: list[str]) -> MatchHeader:
@@ -398,7 +445,7 @@ def _header_from_tags(tags: dict[str, str], errors: list[str]) -> MatchHeader:
     values: dict[str, Any] = {}
     extra: dict[str, str] = {}
     for tag, value in tags.items():
-        if tag == "Result":
+        if tag in ("Result", "Chain"):
             continue
         if tag.startswith("X-"):
             extra[tag[2:]] = value
@@ -408,15 +455,15 @@ def _header_from_tags(tags: dict[str, str], errors: list[str]) -> MatchHeader:
             errors.append(f"unknown header tag [{tag}] (free-form tags start with X-)")
             continue
         if name == "rounds":
-            if not value.isdigit():
+            if not re.fullmatch(r"[0-9]{1,6}", value):
                 errors.append(f"[Rounds {_quote(value)}] is not a number")
                 continue
             values[name] = int(value)
         elif name == "calibration_summary":
             try:
-                values[name] = json.loads(value)
-            except json.JSONDecodeError:
-                errors.append("[CalibrationSummary] is not valid JSON")
+                values[name] = _loads(value, "[CalibrationSummary]")
+            except EntryError as exc:
+                errors.append(str(exc))
         else:
             values[name] = value
     for tag in _REQUIRED_TAGS:
@@ -437,18 +484,51 @@ def _header_from_tags(tags: dict[str, str], errors: list[str]) -> MatchHeader:
         return MatchHeader()
 
 
-def _check_result(record: MatchRecord, written: str | None) -> MatchRecord:
+def _check_result(record: MatchRecord, written: str | None,
+                  chain: str | None = None) -> MatchRecord:
+    """A record read without errors checked as a whole: its hash chain first (the sign of
+    an edit), then everything the replay recomputes, then the written `Result`."""
     if record.errors:
         return record
+    chained = _check_chain(record, chain)
+    checked = _check_replay(record, written)
+    return replace(checked, errors=chained.errors + checked.errors)
+
+
+def _check_replay(record: MatchRecord, written: str | None) -> MatchRecord:
     record = record.check()
-    if record.errors or written is None:
+    if record.errors:
         return record
-    from .replay import result
+    from .replay import audit, result
+    try:
+        audit(record.header, record.entries)
+    except CompanionError as exc:
+        return replace(record, errors=(str(exc),))
+    if written is None:
+        return record
     actual = result(record.header, record.entries)
     if written != actual:
         return replace(record, errors=record.errors + (
             f"[Result {_quote(written)}] disagrees with the replayed match ({actual})",))
     return record
+
+
+def _loads(text: str, what: str) -> Any:
+    """JSON text read back, every failure one `EntryError` naming `what`: bad syntax, but
+    also nesting too deep for the parser and integers too long to convert."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise EntryError(f"{what} is not valid JSON ({exc.msg} at character {exc.pos})") \
+            from None
+    except RecursionError:
+        raise EntryError(f"{what} is nested too deeply") from None
+    except ValueError as exc:
+        raise EntryError(f"{what} is not usable JSON ({_one_line(exc)})") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
 
 
 # -- JSON -----------------------------------------------------------------------------------
@@ -460,8 +540,12 @@ def to_json(record: MatchRecord, result: str | None = None) -> dict[str, Any]:
             result = replay_result(record.header, record.entries)
         except CompanionError:
             result = "*"
-    return {"format": JSON_FORMAT, "header": record.header.to_json(),
-            "entries": [e.to_json() for e in record.entries], "result": result}
+    out = {"format": JSON_FORMAT, "header": record.header.to_json(),
+           "entries": [e.to_json() for e in record.entries], "result": result}
+    chain = _chain_end(record)
+    if chain is not None:
+        out["chain"] = chain
+    return out
 
 
 def write_json(record: MatchRecord, result: str | None = None) -> str:
@@ -472,14 +556,14 @@ def read_json(text: str) -> MatchRecord:
     """Read a `battleline-match/1` document leniently (problems go to `errors`)."""
     errors: list[str] = []
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return MatchRecord(MatchHeader(), (), (f"not valid JSON: {exc}",))
+        obj = _loads(text, "the file")
+    except EntryError as exc:
+        return MatchRecord(MatchHeader(), (), (str(exc),))
     if not isinstance(obj, dict):
         return MatchRecord(MatchHeader(), (), ("a match document must be a JSON object",))
     if obj.get("format") != JSON_FORMAT:
         errors.append(f"unknown format {obj.get('format')!r}; expected {JSON_FORMAT!r}")
-    unknown = sorted(set(obj) - {"format", "header", "entries", "result"})
+    unknown = sorted(set(obj) - {"format", "header", "entries", "result", "chain"})
     if unknown:
         errors.append(f"unknown field(s): {', '.join(unknown)}")
     try:
@@ -499,8 +583,8 @@ def read_json(text: str) -> MatchRecord:
             if entry.seq != len(entries) + 1:
                 raise EntryError(f"seq {entry.seq} where {len(entries) + 1} was expected")
             _check_action_kind(entry)
-        except CompanionError as exc:
-            errors.append(f"entry {n}: {exc}")
+        except (CompanionError, ValueError, RecursionError) as exc:
+            errors.append(f"entry {n}: {_one_line(exc)}")
             continue
         if entry.key is not None:
             if entry.key in keys:
@@ -512,7 +596,11 @@ def read_json(text: str) -> MatchRecord:
     if written is not None and not isinstance(written, str):
         errors.append("'result' must be text")
         written = None
-    return _check_result(MatchRecord(header, tuple(entries), tuple(errors)), written)
+    chain = obj.get("chain")
+    if chain is not None and not isinstance(chain, str):
+        errors.append("'chain' must be text")
+        chain = None
+    return _check_result(MatchRecord(header, tuple(entries), tuple(errors)), written, chain)
 
 
 def _check_action_kind(e: Entry) -> None:

@@ -10,9 +10,12 @@ table-only game (`GameState.new_table`), never stored.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 
-from companion.rules.actions import Action
+from companion.rules.actions import Action, Claim
+from companion.rules.match import RoundResult
+from companion.rules.prover import prove
 from companion.rules.errors import IllegalActionError, NotationError
 from companion.rules.notation import parse_action as _parse_action
 from companion.rules.position import Side
@@ -125,7 +128,7 @@ def iter_states(header: MatchHeader, entries: Sequence[Entry],
             state = state.apply(action)
         except IllegalActionError as exc:
             raise ReplayError(f"entry {e.seq} ({action}) is refused by the rules on replay: "
-                              f"{exc}") from None
+                              f"{_one_line(exc)}") from None
         yield e, state
 
 
@@ -170,3 +173,139 @@ def result(header: MatchHeader, entries: Sequence[Entry]) -> str:
     if totals["north"] == totals["south"]:
         return "draw"
     return "north" if totals["north"] > totals["south"] else "south"
+
+
+def audit(header: MatchHeader, entries: Sequence[Entry]) -> None:
+    """Recompute by replay everything a record states that a replay can tell, and raise a
+    `ReplayError` naming the first entry that disagrees.
+
+    Checked, entry by entry in log order on the state the table was in at that moment:
+    every action in force is legal; a turn label on an action, pass, claim, violation or
+    round end is the turn the game was at; a claim's stored verdict (valid, reason, flag,
+    player) is the prover's, and it is accepted exactly when valid; a round end naming a
+    winner comes when that player has won the game, one without a winner only when nobody
+    has (an abandoned round); its "… wins by …" message names the real winner and ending;
+    its scores are the round's points (winner 5, loser one per flag held) or the running
+    totals of the match.  A file that disagrees anywhere was edited or forged.
+    """
+    parts = split_rounds(entries, header.rounds)
+    if len(parts) > header.rounds:
+        raise ReplayError(f"the log has {len(parts)} rounds but the header says "
+                          f"{header.rounds}")
+    settings = Settings(claim_timing=header.timing, naming=header.naming)  # type: ignore[arg-type]
+    first: Side = header.first
+    totals = {"north": 0, "south": 0}
+    for number, part in enumerate(parts, start=1):
+        states = [GameState.new_table(first=first, settings=settings)]
+        for e in part:
+            state = states[-1]
+            if e.kind in ("action", "pass"):
+                states.append(_apply(state, e))
+            elif e.kind == "claim":
+                _audit_claim(state, e)
+                if e.accepted:
+                    states.append(_apply(state, e))
+            elif e.kind in ("correction", "undo"):
+                count = len(states) - 1
+                index = e.index if e.index is not None else -1
+                limit = count - 1 if e.kind == "correction" else count
+                if not 0 <= index <= limit:
+                    raise ReplayError(
+                        f"entry {e.seq} ({e.kind} of action {index}) names an action that is "
+                        f"not in force: the round has {count} action(s) at that point")
+                states = states[:index + 1]
+                if e.kind == "correction":
+                    states.append(_apply(states[-1], e))
+            elif e.kind == "round-end":
+                points = _audit_round_end(state, e, number)
+                for side in totals:
+                    totals[side] += points[side]
+                scores = (e.data or {}).get("scores")
+                if scores is not None and scores != points and scores != totals:
+                    raise ReplayError(
+                        f"entry {e.seq} (round-end) gives scores {_said_scores(scores)}, but "
+                        f"the replay gives {_said_scores(points)} for round {number} "
+                        f"({_said_scores(totals)} in all)")
+                if e.player is not None:
+                    first = e.player
+            if e.turn is not None and e.kind in ("action", "pass", "claim", "violation",
+                                                  "round-end"):
+                # An action's label may be the turn it was made in (the state after it) or
+                # the turn the table was at when it came (the state before it): the notation
+                # and the referee have used both; any other number is out of order.
+                allowed = {state.turn, states[-1].turn}
+                if e.turn not in allowed:
+                    said = " or ".join(str(t) for t in sorted(allowed))
+                    raise ReplayError(f"entry {e.seq} ({e.kind}) is labelled turn {e.turn} "
+                                      f"but the replayed game is at turn {said} there")
+
+
+def _apply(state: GameState, e: Entry) -> GameState:
+    action = _action_of(e)
+    try:
+        return state.apply(action)
+    except IllegalActionError as exc:
+        raise ReplayError(f"entry {e.seq} ({action}) is refused by the rules on replay: "
+                          f"{_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    """A rules message on one line (a refused claim's proof spans several)."""
+    return " ".join(str(exc).split())
+
+
+def _audit_claim(state: GameState, e: Entry) -> None:
+    """A claim as the prover decides it on the replayed table: accepted exactly when valid,
+    and its stored verdict (when it has one) saying the same."""
+    action = _action_of(e)
+    assert isinstance(action, Claim)
+    verdict = prove(state.position(), action.flag, action.player)
+    said = "accepted" if e.accepted else "refused"
+    stored = (e.data or {}).get("verdict")
+    if stored is not None:
+        if not isinstance(stored, dict):
+            raise ReplayError(f"entry {e.seq} ({action}): its verdict is not a JSON object")
+        if stored.get("valid") is not e.accepted:
+            raise ReplayError(f"entry {e.seq} ({action}) is stored as {said} but its verdict "
+                              f"says valid: {json.dumps(stored.get('valid'))}")
+        got = (stored.get("flag"), stored.get("player"), stored.get("valid"),
+               stored.get("reason"))
+        want = (action.flag, action.player, verdict.valid, verdict.reason)
+        if got != want:
+            raise ReplayError(
+                f"entry {e.seq} ({action}) holds the verdict flag {got[0]}, {got[1]}, "
+                f"{'valid' if got[2] else 'not valid'} ({got[3]}), but on replay the prover "
+                f"gives {'valid' if verdict.valid else 'not valid'} ({verdict.reason})")
+    if e.accepted != verdict.valid or (e.code is not None and e.code != verdict.reason):
+        raise ReplayError(f"entry {e.seq} ({action}) is {said} ({e.code or 'no reason'}), but "
+                          f"on replay the prover finds it "
+                          f"{'valid' if verdict.valid else 'not valid'} ({verdict.reason})")
+
+
+def _audit_round_end(state: GameState, e: Entry, number: int) -> dict[str, int]:
+    """The round's points, once the round end is found to say what the replay says."""
+    winner = state.winner if state.over else None
+    if e.player is not None and not state.over:
+        raise ReplayError(
+            f"entry {e.seq} (round-end) says {e.player} won round {number}, but at turn "
+            f"{state.turn} the game is not over (north holds {len(state.claimed_flags('north'))}"
+            f" flag(s), south {len(state.claimed_flags('south'))})")
+    if e.player != winner:
+        raise ReplayError(f"entry {e.seq} (round-end) names {e.player or 'no winner'} for "
+                          f"round {number}, but the replay gives {winner or 'no winner'}")
+    if state.over and state.outcome is not None and e.message is not None and \
+            " wins by " in e.message:
+        said = f"{winner} wins by {state.outcome.termination}"
+        if e.message != said:
+            raise ReplayError(f"entry {e.seq} (round-end) says {e.message!r}, but the replay "
+                              f"gives {said!r}")
+    if not state.over:
+        return {"north": 0, "south": 0}
+    result = RoundResult.of(state)
+    return {side: int(result.points(side)) for side in ("north", "south")}
+
+
+def _said_scores(scores: object) -> str:
+    if isinstance(scores, dict):
+        return f"north {scores.get('north')}, south {scores.get('south')}"
+    return repr(scores)

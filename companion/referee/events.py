@@ -1,19 +1,22 @@
 """What the referee tells its followers, as data: each `feed` or player input returns events.
 
-Events are small frozen values; the UI shows them, the recorder keeps the ones that matter,
-tests compare them.  `str(event)` is a line a player can read.
+Events are small frozen values; the UI shows them, the recorder (`companion.record.recorder`,
+a listener of the referee) keeps the ones that matter, tests compare them.  Each event carries
+every fact its record entry needs (the turn, the scores, the corrected card), so the referee
+itself writes nothing.  `str(event)` is a line a player can read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from companion.rules.actions import Action
+from companion.rules.actions import Action, Claim
 from companion.rules.cards import Card
 from companion.rules.position import Side
 from companion.rules.prover import ClaimVerdict
-from companion.vision.observation import Doubt
+from companion.vision.observation import Doubt, Observation
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,7 @@ class ActionCommitted:
     round: int
     index: int
     action: Action
+    turn: int = 0         # the game's turn when the action was made
 
     def __str__(self) -> str:
         return f"round {self.round} action {self.index}: {self.action}"
@@ -64,6 +68,11 @@ class ClaimDecided:
     verdict: ClaimVerdict
     accepted: bool
     requested: bool = False
+    turn: int = 0
+
+    @property
+    def action(self) -> Claim:
+        return Claim(self.verdict.player, self.verdict.flag)
 
     def __str__(self) -> str:
         v = self.verdict
@@ -74,6 +83,7 @@ class ClaimDecided:
 @dataclass(frozen=True, slots=True)
 class ViolationRaised:
     violation: Violation
+    turn: int = 0
 
     def __str__(self) -> str:
         return f"violation {self.violation}"
@@ -129,6 +139,8 @@ class Corrected:
     round: int
     index: int
     action: Action
+    old: Card | None = None   # the card the action named before
+    card: Card | None = None  # the card it names now
 
     def __str__(self) -> str:
         return f"corrected action {self.index}: {self.action}"
@@ -148,6 +160,9 @@ class GameOver:
     round: int
     winner: Side | None
     termination: str
+    scores: Mapping[Side, int] = field(default_factory=dict, compare=False)  # match so far
+    turn: int = 0
+    points: Mapping[Side, int] = field(default_factory=dict, compare=False)  # this round's
 
     def __str__(self) -> str:
         return f"round {self.round}: {self.winner} wins by {self.termination}"
@@ -162,5 +177,19 @@ class RoundStarted:
         return f"round {self.round} starts, {self.first} plays first"
 
 
+@dataclass(frozen=True, slots=True)
+class TableConfirmed:
+    """The frame that made the table stable, after the actions it committed: `observation`
+    is the table as the players confirmed it (the frame's label).  Only with
+    `RefereeSettings.record_frames`, for the record's labelled frames."""
+
+    observation: Observation
+    frame: Any = field(compare=False, repr=False)   # a BGR image or JPEG bytes
+
+    def __str__(self) -> str:
+        return "table confirmed"
+
+
 Event = (ActionCommitted | ClaimDecided | ViolationRaised | ViolationCleared | DoubtRaised
-         | Confirmed | WaitingForEffect | Corrected | Undone | GameOver | RoundStarted)
+         | Confirmed | WaitingForEffect | Corrected | Undone | GameOver | RoundStarted
+         | TableConfirmed)

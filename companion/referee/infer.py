@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 
 from companion.rules.actions import Action, Claim, Deserter, Play, Redeploy, Scout, Traitor
 from companion.rules.cards import BY_CODE, Card
-from companion.rules.messages import Part, Place
+from companion.rules.messages import Part
+from companion.rules.place import Place
 from companion.rules.position import FLAG_COUNT, SIDES, Side, other
 
-from .view import Loc, TableView
+from .table import Table
 
 SCOUT, REDEPLOY = BY_CODE["SCOUT"], BY_CODE["REDEPLOY"]
 DESERTER, TRAITOR = BY_CODE["DESERTER"], BY_CODE["TRAITOR"]
@@ -59,21 +60,17 @@ class Unexplained:
     params: Mapping[str, object] = field(default_factory=dict, compare=False)
 
 
-def _p(loc: Loc) -> Place:
-    return Place(loc.flag, loc.side)
-
-
 Explanation = Explained | Waiting | Unexplained
 
 
-def _moved(card: Card, before: Loc, after: Loc) -> bool:
+def _moved(card: Card, before: Place, after: Place) -> bool:
     # A discard may be put on either off-line pile: that is not a move (see same_table).
-    if before.flag == 0 and after.flag == 0 and card.family != "guile":
+    if before.offline and after.offline and card.family != "guile":
         return False
     return before != after
 
 
-def explain(committed: TableView, seen: TableView) -> Explanation:
+def explain(committed: Table, seen: Table) -> Explanation:
     """The action(s) that turn `committed` into `seen`, or why none does."""
     where_c, _ = committed.locations()
     where_o, twice = seen.locations()
@@ -81,7 +78,7 @@ def explain(committed: TableView, seen: TableView) -> Explanation:
         card, a, b = twice[0]
         return Unexplained("card-twice", f"{card} is seen twice, at {a} and at {b}; "
                                          "one of the two is misread or misplaced",
-                           {"card": card, "a": _p(a), "b": _p(b)})
+                           {"card": card, "a": a, "b": b})
     claims: list[Claim] = []
     for n in range(1, FLAG_COUNT + 1):
         want, got = committed.tiles[n - 1], seen.tiles[n - 1]
@@ -102,7 +99,7 @@ def explain(committed: TableView, seen: TableView) -> Explanation:
         c = removed[0]
         return Unexplained("card-taken-back",
                            f"{c} was taken away from {where_c[c]}; cards never leave the "
-                           "table: put it back", {"card": c, "place": _p(where_c[c])})
+                           "table: put it back", {"card": c, "place": where_c[c]})
     guile = [c for c in added if c.family == "guile"]
     if len(guile) > 1:
         return Unexplained("two-cards", f"two guile cards appeared ({guile[0]}, {guile[1]}); "
@@ -128,7 +125,7 @@ def explain(committed: TableView, seen: TableView) -> Explanation:
                 c = moved[0]
                 return Unexplained("card-moved", f"{c} moved from {where_c[c]} to {where_o[c]}; "
                                                  "Scout changes nothing on the line",
-                                   {"card": c, "src": _p(where_c[c]), "dst": _p(where_o[c]),
+                                   {"card": c, "src": where_c[c], "dst": where_o[c],
                                     "case": "scout"})
             actions.append(Scout(p))
         else:
@@ -143,25 +140,25 @@ def explain(committed: TableView, seen: TableView) -> Explanation:
                                    {"card": g, "first": moved[0], "second": moved[1]})
             c = moved[0]
             a, b = where_c[c], where_o[c]
-            if a.flag == 0:
+            if a.offline:
                 return Unexplained("card-moved", f"{c} came back from off the line to {b}",
-                                   {"card": c, "dst": _p(b), "case": "back"})
+                                   {"card": c, "dst": b, "case": "back"})
             if g == REDEPLOY:
                 if b.flag != 0 and b.side != a.side:
                     return Unexplained("card-moved", f"Redeploy keeps a card on its owner's "
                                                      f"side, but {c} went from {a} to {b}",
-                                       {"card": c, "src": _p(a), "dst": _p(b),
+                                       {"card": c, "src": a, "dst": b,
                                         "case": "redeploy"})
                 actions.append(Redeploy(p, c, a.flag, b.flag or None))
             elif g == DESERTER:
                 if b.flag != 0:
                     return Unexplained("card-moved", f"Deserter discards a card beside the "
                                                      f"line, but {c} went from {a} to {b}",
-                                       {"card": c, "src": _p(a), "dst": _p(b),
+                                       {"card": c, "src": a, "dst": b,
                                         "case": "deserter"})
                 actions.append(Deserter(p, c, a.flag))
             else:
-                if b.flag == 0:
+                if b.offline:
                     return Unexplained("card-moved", f"Traitor puts the card on your side of "
                                                      f"a flag, but {c} went beside the line",
                                        {"card": c, "case": "traitor-offline"})
@@ -169,7 +166,7 @@ def explain(committed: TableView, seen: TableView) -> Explanation:
                     return Unexplained("card-moved", f"Traitor takes an opponent's card to "
                                                      f"one's own side, but {c} went from {a} "
                                                      f"to {b}",
-                                       {"card": c, "src": _p(a), "dst": _p(b),
+                                       {"card": c, "src": a, "dst": b,
                                         "case": "traitor-side"})
                 actions.append(Traitor(p, c, a.flag, b.flag))
     else:
@@ -177,19 +174,19 @@ def explain(committed: TableView, seen: TableView) -> Explanation:
             c = moved[0]
             return Unexplained("card-moved", f"{c} moved from {where_c[c]} to {where_o[c]} "
                                              "without a guile card",
-                               {"card": c, "src": _p(where_c[c]), "dst": _p(where_o[c])})
+                               {"card": c, "src": where_c[c], "dst": where_o[c]})
         if len(added) > 1:
             listed = ", ".join(f"{c} at {where_o[c]}" for c in added[:3])
             return Unexplained("two-cards", f"{len(added)} new cards ({listed}); a turn plays "
                                             "one card",
                                {"count": len(added),
                                 "cards": tuple(Part("part.card-at",
-                                                    {"card": c, "place": _p(where_o[c])})
+                                                    {"card": c, "place": where_o[c]})
                                                for c in added[:3])})
         if added:
             c = added[0]
             loc = where_o[c]
-            if loc.flag == 0:
+            if loc.offline:
                 return Unexplained("card-discarded",
                                    f"{c} appeared beside the line ({loc.side}) without a guile "
                                    "card that discards it", {"card": c, "side": loc.side})

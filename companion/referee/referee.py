@@ -4,8 +4,10 @@ It commits a change only when the table is stable (see `stability`), infers the 
 the difference with the last committed table (see `infer`), checks it with the rules core on
 a table-only `GameState`, and keeps the last legal state when the rules refuse it: the
 refusal is an open *violation* until the table matches the legal state again.  Every new
-state is a frozen `RefereeState` passed to the subscribers (UI, LEDs) and, with a
-`MatchStore`, every committed action is written to the match record before it is announced.
+state is a frozen `RefereeState` passed to the subscribers (UI, LEDs).  The referee does no
+I/O: each event is handed to the listeners (`listen`: the match recorder) the moment it
+happens, before the referee moves on, so an action is recorded before it is announced; a
+match is resumed with `Referee.from_actions`.
 
 A small state machine, failsafe included (STYLE: pibooth): *playing* (normal), *holding*
 (after an undo or a restart the table must first match the record; nothing is inferred),
@@ -15,17 +17,18 @@ A small state machine, failsafe included (STYLE: pibooth): *playing* (normal), *
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from companion.errors import CompanionError
 from companion.rules.actions import Action, Claim, Deserter, Pass, Play, Redeploy, Traitor
 from companion.rules.cards import Card
 from companion.rules.errors import IllegalActionError
 from companion.rules.match import RoundResult
-from companion.rules.messages import Part, Place
+from companion.rules.messages import Part
+from companion.rules.place import Place
 from companion.rules.position import FLAG_COUNT, SIDES, Position, Side
 from companion.rules.prover import ClaimVerdict, claimable, prove
 from companion.rules.state import REASONS as STATE_REASONS
@@ -41,6 +44,7 @@ from .events import (
     Event,
     GameOver,
     RoundStarted,
+    TableConfirmed,
     Undone,
     Violation,
     ViolationCleared,
@@ -51,12 +55,7 @@ from .infer import REASONS as INFER_REASONS
 from .infer import Explained, Unexplained, Waiting, explain
 from .settings import RefereeSettings
 from .stability import Stable, StabilityFilter
-from .view import Loc, TableView, parse_where, same_table
-
-JPEG_QUALITY = 92   # recorded frames are labelled data: keep the card faces sharp
-
-if TYPE_CHECKING:
-    from companion.record.store import MatchStore
+from .table import Table, same_table
 
 log = logging.getLogger(__name__)
 
@@ -150,20 +149,18 @@ def _with_card(action: Action, card: Card) -> Action:
 class Referee:
     """Observations and player input in; checked actions, events and `RefereeState` out.
 
-    `Referee(settings, store=None, match_id=None)`: with a store and no match id a new match
-    is created in it; with both, the match is resumed from its record (the effective actions
-    are replayed) and the table must then match the record before anything is inferred.
-    Not thread-safe: drive it from one thread.
+    `Referee(settings)` starts a match; `Referee.from_actions(...)` resumes one (the table
+    must then match the actions before anything is inferred).  `listen(callback)` hands
+    each event to `callback` as it happens (the recorder); `subscribe(callback)` each new
+    `RefereeState` (the screens, the LEDs).  Not thread-safe: drive it from one thread.
     """
 
-    def __init__(self, settings: RefereeSettings | None = None,
-                 store: MatchStore | None = None, match_id: int | None = None,
-                 header_extra: Mapping[str, str] | None = None) -> None:
+    def __init__(self, settings: RefereeSettings | None = None) -> None:
         self.settings = settings or RefereeSettings()
         self._rules = self.settings.game or Settings()
         if not isinstance(self._rules, Settings):
             raise RefereeError(f"game settings must be a rules Settings, not {self._rules!r}")
-        self._store = store
+        self._listeners: list[Callable[[Event], None]] = []
         self._stability = StabilityFilter(self.settings)
         self._subscribers: list[Callable[[RefereeState], None]] = []
         self._violation: Violation | None = None
@@ -173,12 +170,11 @@ class Referee:
         # The camera frame of the last stable reading (only with `record_frames`): saved
         # with the actions that reading commits.
         self._last_frame: Any = None
-        self._last_seq: int | None = None
         # Players' word on reads: (place, index, card read there) -> card really there.
-        self._overrides: dict[tuple[Loc, int, Card], Card] = {}
+        self._overrides: dict[tuple[Place, int, Card], Card] = {}
         # Players' word that a read is no card at all; it concerns the table as it is, so
         # it is forgotten at the next commit.
-        self._dismissed: set[tuple[Loc, int, Card]] = set()
+        self._dismissed: set[tuple[Place, int, Card]] = set()
         self._scores: dict[Side, int] = {"north": 0, "south": 0}
         self._mode: Mode = "playing"
         self._hold_reason = ""
@@ -186,60 +182,49 @@ class Referee:
         self._claimability: Mapping[tuple[int, Side], ClaimVerdict] = {}
         first: Side = self.settings.first  # type: ignore[assignment]
         self._round = self._new_round(1, first)
-        self.match_id = match_id
-        if store is not None:
-            if match_id is None:
-                from companion.record.model import MatchHeader
-                header = MatchHeader(timing=self._rules.claim_timing, naming=self._rules.naming,
-                                     rounds=self.settings.rounds, first=first,
-                                     extra=dict(header_extra or {}))
-                self.match_id = store.new_match(header)
-            else:
-                self._resume(store, match_id)
         self._refresh()
+
+    @classmethod
+    def from_actions(cls, settings: RefereeSettings, actions: Sequence[Action], *,
+                     round: int = 1, first: Side | None = None,
+                     scores: Mapping[Side, int] | None = None,
+                     match_over: bool = False,
+                     listeners: Sequence[Callable[[Event], None]] = ()) -> Referee:
+        """A referee resuming a match: round `round` (first player `first`) replayed
+        through `actions`, with the match `scores` so far.
+
+        The physical table must then match the replayed state before anything is inferred
+        (the referee holds).  `match_over`: the match ended with that round (it is shown as
+        it ended).  A recorded action the rules refuse on replay is a `RefereeError` naming
+        it: the record is damaged.  `listeners` listen from the start: a round found over
+        on replay ends with its `GameOver` told to them (the recorder writes it if missing).
+        """
+        ref = cls(settings)
+        for callback in listeners:
+            ref.listen(callback)
+        if scores is not None:
+            ref._scores = {s: int(scores.get(s, 0)) for s in SIDES}
+        ref._round = ref._new_round(round, first or ref.settings.first)  # type: ignore[arg-type]
+        actions = list(actions)
+        ok = ref._replay(actions)
+        if ok < len(actions):
+            raise RefereeError(f"recorded action {ok} ({actions[ok]}) of round {round} is "
+                               "refused by the rules on replay; the record is damaged")
+        if match_over:
+            ref._mode = "match-over"
+        elif ref._round.game.over:
+            ref._refresh()
+            ref._maybe_over()  # stopped between the winning claim and its round-end entry
+        elif actions:
+            ref._mode = "holding"
+            ref._hold_reason = "record-differs"
+        ref._refresh()
+        return ref
 
     # -- construction helpers ---------------------------------------------------------------
     def _new_round(self, number: int, first: Side) -> _Round:
         start = GameState.new_table(first=first, settings=self._rules)
         return _Round(number, first, start, start)
-
-    def _resume(self, store: MatchStore, match_id: int) -> None:
-        """Rebuild the match from its record; the table must then be checked against it."""
-        header = store.header(match_id)
-        self._rules = Settings(claim_timing=header.timing,  # type: ignore[arg-type]
-                               naming=header.naming)  # type: ignore[arg-type]
-        self.settings = replace(self.settings, rounds=header.rounds, first=header.first,
-                                game=self._rules)
-        from companion.record.replay import effective_actions
-        entries = store.entries(match_id)
-        ends = [e for e in entries if e.kind == "round-end"]
-        first = header.first
-        for end in ends:
-            if end.player is not None:
-                first = end.player
-            scores = (end.data or {}).get("scores")
-            if isinstance(scores, dict):
-                self._scores = {s: int(scores.get(s, 0)) for s in SIDES}
-        over = len(ends) >= header.rounds
-        number = header.rounds if over else len(ends) + 1
-        if over:  # show the last round as it ended; its first player is the one before
-            first = header.first
-            for end in ends[:-1]:
-                first = end.player or first
-        self._round = self._new_round(number, first)
-        actions = effective_actions(entries, round=number, rounds=header.rounds)
-        ok = self._replay(list(actions))
-        if ok < len(actions):
-            raise RefereeError(f"match {match_id}: recorded action {ok} ({actions[ok]}) is "
-                               "refused by the rules on replay; the record is damaged")
-        if over:
-            self._mode = "match-over"
-        elif self._round.game.over:
-            self._refresh()
-            self._maybe_over()  # stopped between the winning claim and its round-end entry
-        elif actions:
-            self._mode = "holding"
-            self._hold_reason = "record-differs"
 
     def _replay(self, actions: list[Action]) -> int:
         """Replay `actions` from the round's start; how many the rules accepted."""
@@ -284,6 +269,19 @@ class Referee:
         return lambda: self._subscribers.remove(callback) if callback in \
             self._subscribers else None
 
+    def listen(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        """Hand each event to `callback` the moment it happens, before the referee moves on
+        (the match recorder); returns an unlisten.  A listener that raises stops the change
+        it was told of: an action that cannot be recorded is not committed."""
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in \
+            self._listeners else None
+
+    def _tell(self, event: Event) -> Event:
+        for callback in list(self._listeners):
+            callback(event)
+        return event
+
     def _refresh(self) -> None:
         self._claimability = MappingProxyType(claimable(self._round.game.position()))
 
@@ -302,7 +300,7 @@ class Referee:
 
         `frame` is the camera frame the observation was read from (a BGR image, or JPEG
         bytes), optional: with `settings.record_frames` and a store, the frame that makes
-        the table stable is saved with the actions it commits.
+        the table stable is handed on with the actions it commits (`TableConfirmed`).
         """
         if not isinstance(observation, Observation):
             raise RefereeError(f"feed expects an Observation, not {type(observation).__name__}")
@@ -327,7 +325,7 @@ class Referee:
             self._publish()
         return events
 
-    def _reads(self, stable: Stable, committed: TableView) -> tuple[TableView, list[Doubt]]:
+    def _reads(self, stable: Stable, committed: Table) -> tuple[Table, list[Doubt]]:
         """The table seen, with the players' word and the obvious doubts applied.
 
         A doubtful read whose second guess is the card already committed at that place, and
@@ -335,8 +333,8 @@ class Referee:
         that has not moved).  The doubts left are those nobody has settled yet.
         """
         view = stable.view
-        fixes: list[tuple[Loc, int, Card | None]] = []
-        removed: dict[Loc, int] = {}
+        fixes: list[tuple[Place, int, Card | None]] = []
+        removed: dict[Place, int] = {}
         for loc, index, read in sorted(self._dismissed, key=lambda d: (d[0], -d[1])):
             cards = view.cards_at(loc)
             # "No card there" holds only while the place shows more cards than it holds:
@@ -359,10 +357,7 @@ class Referee:
             view = view.replace(loc, index, fix)
         left: list[Doubt] = []
         for d in stable.observation.doubtful:
-            place = parse_where(d.where)
-            if place is None:
-                continue
-            loc = place
+            loc = d.where
             cards = view.cards_at(loc)
             if not 0 <= d.index < len(cards):
                 continue
@@ -380,7 +375,7 @@ class Referee:
         return view, left
 
     def _on_stable(self, stable: Stable) -> list[Event]:
-        committed = TableView.from_state(self._round.game)
+        committed = Table.from_state(self._round.game)
         view, doubts = self._reads(stable, committed)
         events: list[Event] = []
         if self._mode == "match-over":
@@ -421,8 +416,7 @@ class Referee:
             events += self._settle(None)
             if involved != self._doubts:
                 self._doubts = involved
-                events.append(DoubtRaised(involved))
-                self._record_doubts(involved)
+                events.append(self._tell(DoubtRaised(involved)))
             return events
         self._doubts = ()
         self._waiting = None
@@ -439,15 +433,7 @@ class Referee:
             events.append(ViolationCleared(old))
         if violation is not None:
             log.info("violation %s", violation)
-            events.append(ViolationRaised(violation))
-            if self._store is not None and self.match_id is not None:
-                try:
-                    self._store.append_violation(
-                        self.match_id, violation.reason, violation.message,
-                        player=violation.action.player if violation.action else None,
-                        action=violation.action, turn=self._round.game.turn)
-                except CompanionError as exc:  # the violation is shown all the same
-                    log.warning("violation not recorded: %s", exc)
+            events.append(self._tell(ViolationRaised(violation, self._round.game.turn)))
         return events
 
     # -- committing ---------------------------------------------------------------------------
@@ -456,16 +442,16 @@ class Referee:
             return list(found.claims) + list(found.actions)  # D6: claims open the turn
         return list(found.actions) + list(found.claims)
 
-    def _commit(self, found: Explained, view: TableView) -> list[Event]:
+    def _commit(self, found: Explained, view: Table) -> list[Event]:
         events: list[Event] = []
         violation: Violation | None = None
-        self._last_seq = None
+        committed = False
         for action in self._order(found):
             try:
                 game = self._round.game.apply(action)
             except ClaimRefusedError as exc:
-                self._record_claim(action, exc.verdict, accepted=False)
-                events.append(ClaimDecided(exc.verdict, accepted=False))
+                events.append(self._tell(ClaimDecided(exc.verdict, accepted=False,
+                                                      turn=self._round.game.turn)))
                 violation = Violation("claim-refused", str(exc), action, exc.verdict,
                                       params=exc.params)
                 break
@@ -473,65 +459,38 @@ class Referee:
                 violation = Violation(exc.reason, str(exc), action, params=exc.params)
                 break
             events += self._append(action, game)
+            committed = True
             if game.over:
                 break
-        if violation is None and self._last_seq is not None:
-            self._record_frame(self._last_seq, view)
+        if violation is None and committed and self._last_frame is not None:
+            # The frame and the table the players confirmed in it: a labelled frame.
+            self._tell(TableConfirmed(confirmed_observation(self._round.game, view),
+                                      self._last_frame))
         self._refresh()
         events = self._settle(violation) + events
         return events + self._maybe_over()
-
-    def _record_frame(self, seq: int, view: TableView) -> None:
-        """Save the frame that made the table stable with entry `seq`, labelled with the
-        confirmed table (see `confirmed_observation`).  A frame is a help, never a failure:
-        one that cannot be encoded or saved is logged and the game goes on."""
-        frame = self._last_frame
-        if frame is None or self._store is None or self.match_id is None:
-            return
-        try:
-            jpeg = _jpeg(frame)
-            label = confirmed_observation(self._round.game, view)
-            self._store.add_frame(self.match_id, seq, jpeg, label.to_json())
-        except (CompanionError, ValueError, ImportError) as exc:
-            log.warning("frame of entry %d not recorded: %s", seq, exc)
 
     def _append(self, action: Action, game: GameState) -> list[Event]:
         """Make `action` part of the round: record it first, then announce it."""
         r = self._round
         index = len(r.actions)
         verdict = None
+        decided: ClaimDecided | None = None
         if isinstance(action, Claim):
             verdict = prove(r.game.position(), action.flag, action.player)
-            self._last_seq = self._record_claim(action, verdict, accepted=True)
-        elif self._store is not None and self.match_id is not None:
-            self._last_seq = self._store.append_action(self.match_id, action,
-                                                       turn=r.game.turn).seq
+            decided = ClaimDecided(verdict, accepted=True, turn=r.game.turn)
+            self._tell(decided)
+        else:
+            self._tell(ActionCommitted(r.number, index, action, r.game.turn))
         r.game = game
         r.actions.append(action)
         self._dismissed.clear()
         log.info("committed round %d action %d: %s", r.number, index, action)
-        events: list[Event] = [ActionCommitted(r.number, index, action)]
-        if verdict is not None:
+        events: list[Event] = [ActionCommitted(r.number, index, action, r.game.turn)]
+        if verdict is not None and decided is not None:
             r.verdicts.append(verdict)
-            events.append(ClaimDecided(verdict, accepted=True))
+            events.append(decided)
         return events
-
-    def _record_claim(self, action: Action, verdict: ClaimVerdict, accepted: bool) -> int | None:
-        if self._store is not None and self.match_id is not None:
-            return self._store.append_claim(self.match_id, action,
-                                            verdict.to_json(naming=self._rules.naming),
-                                            accepted=accepted, turn=self._round.game.turn).seq
-        return None
-
-    def _record_doubts(self, doubts: tuple[Doubt, ...]) -> None:
-        if self._store is None or self.match_id is None:
-            return
-        for d in doubts:
-            self._store.append_doubt(
-                self.match_id, d.where.replace(" ", "-"),
-                f"{d.where} card {d.index + 1}: {d.best} or {d.second}?",
-                data={"best": str(d.best), "second": str(d.second) if d.second else None,
-                      "score": round(d.score, 3), "index": d.index})
 
     def _maybe_over(self) -> list[Event]:
         g = self._round.game
@@ -544,11 +503,9 @@ class Referee:
             self._scores[side] += result.points(side)
         last = self._round.number >= self.settings.rounds
         self._mode = "match-over" if last else "round-over"
-        if self._store is not None and self.match_id is not None:
-            self._store.append_round_end(self.match_id, winner, scores={s: n for s, n in self._scores.items()},
-                                         message=f"{winner} wins by {g.outcome.termination}",
-                                         turn=g.turn)
-        return [GameOver(self._round.number, winner, g.outcome.termination)]
+        points = {side: result.points(side) for side in SIDES}
+        return [self._tell(GameOver(self._round.number, winner, g.outcome.termination,
+                                    dict(self._scores), g.turn, points))]
 
     def _start_round(self) -> list[Event]:
         winner = self._round.game.winner
@@ -578,7 +535,8 @@ class Referee:
         try:
             game = self._round.game.apply(action)
         except ClaimRefusedError as exc:
-            self._record_claim(action, exc.verdict, accepted=False)
+            self._tell(ClaimDecided(exc.verdict, accepted=False, requested=True,
+                                    turn=self._round.game.turn))
             self._publish()
             return exc.verdict
         except IllegalActionError as exc:
@@ -608,22 +566,16 @@ class Referee:
         for the card a player taps.  `card=None` says there is no card there at all (the
         camera took something else for a card).
         """
-        loc = parse_where(doubt.where)
-        if loc is None:
-            raise RefereeError(f"doubt place {doubt.where!r} names no flag side or off-line area")
+        loc = doubt.where
+        if not isinstance(loc, Place):
+            raise RefereeError(f"doubt place {loc!r} names no flag side or off-line area")
         if card is not None and not isinstance(card, Card):
             raise RefereeError(f"confirm expects a card or None, not {card!r}")
         if card is None:
             self._dismissed.add((loc, doubt.index, doubt.best))
         else:
             self._overrides[(loc, doubt.index, doubt.best)] = card
-        said = str(card) if card is not None else "no card"
-        if self._store is not None and self.match_id is not None:
-            self._store.append_confirm(self.match_id, doubt.where.replace(" ", "-"),
-                                       f"{doubt.where}: {said}",
-                                       data={"read": str(doubt.best), "card": said,
-                                             "index": doubt.index})
-        events: list[Event] = [Confirmed(doubt, card)]
+        events: list[Event] = [self._tell(Confirmed(doubt, card))]
         self._doubts = tuple(d for d in self._doubts
                              if (d.where, d.index) != (doubt.where, doubt.index))
         if self._last is not None:
@@ -664,9 +616,7 @@ class Referee:
             self._replay(actions)
             raise RefereeError(f"action {index} cannot be {fixed[index]}: {reason}",
                                "correction-refused", params)
-        if self._store is not None and self.match_id is not None:
-            self._store.append_correction(self.match_id, index, fixed[index],
-                                          message=f"{old} was {card}")
+        corrected = self._tell(Corrected(self._round.number, index, fixed[index], old, card))
         for action in fixed[index + 1:]:
             try:
                 game = self._round.game.apply(action)
@@ -674,11 +624,11 @@ class Referee:
                 break  # the rest no longer fits: the table will show what happened
             self._append(action, game)
         self._refresh()
-        now = TableView.from_state(self._round.game)
+        now = Table.from_state(self._round.game)
         where = now.locations()[0].get(card)
         if where is not None:
             self._overrides[(where, now.cards_at(where).index(card), old)] = card
-        events: list[Event] = [Corrected(self._round.number, index, fixed[index])]
+        events: list[Event] = [corrected]
         if self._last is not None:
             self._stability.reset()
             events += self._on_stable(self._last)
@@ -695,8 +645,7 @@ class Referee:
             raise RefereeError(f"cannot undo to action {index}; this round has "
                                f"{len(actions)} actions", "no-undo",
                                {"index": index, "count": len(actions)})
-        if self._store is not None and self.match_id is not None:
-            self._store.append_undo(self.match_id, index)
+        undone = self._tell(Undone(self._round.number, index))
         self._replay(actions[:index])
         if self._mode in ("round-over", "match-over") and not self._round.game.over:
             self._mode = "playing"
@@ -705,14 +654,14 @@ class Referee:
         self._hold_reason = "undo-restore"
         self._waiting = None
         self._doubts = ()
-        events: list[Event] = [Undone(self._round.number, index)]
+        events: list[Event] = [undone]
         if self._last is not None:
             events += self._on_stable(self._last)
         self._publish()
         return events
 
 
-def confirmed_observation(game: GameState, seen: TableView) -> Observation:
+def confirmed_observation(game: GameState, seen: Table) -> Observation:
     """The table as the players confirmed it, as a contract 2 observation: a recorded
     frame's label.
 
@@ -722,7 +671,7 @@ def confirmed_observation(game: GameState, seen: TableView) -> Observation:
     not moved yet) the arrangement is the one seen, the players' answers applied: the label
     then says what the frame shows.
     """
-    table = TableView.from_state(game)
+    table = Table.from_state(game)
     if same_table(table, seen):
         table = seen
     flags = tuple(FlagObservation(n, table.tiles[n - 1], table.side(n, "north"),
@@ -731,41 +680,25 @@ def confirmed_observation(game: GameState, seen: TableView) -> Observation:
     return Observation(flags, table.offline_north, table.offline_south)
 
 
-def _jpeg(frame: Any) -> bytes:
-    """A frame as JPEG bytes: JPEG bytes as they are, a BGR image encoded (OpenCV, imported
-    here so that the referee loads without it)."""
-    if isinstance(frame, (bytes, bytearray, memoryview)):
-        return bytes(frame)
-    import cv2
-    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    if not ok:
-        raise RefereeError(f"a frame of shape {getattr(frame, 'shape', '?')} could not be "
-                           "encoded as JPEG")
-    return bytes(buf.tobytes())
-
-
-def _read_at(view: TableView, d: Doubt) -> Card | None:
-    loc = parse_where(d.where)
-    if loc is None:
-        return None
-    cards = view.cards_at(loc)
+def _read_at(view: Table, d: Doubt) -> Card | None:
+    cards = view.cards_at(d.where)
     return cards[d.index] if 0 <= d.index < len(cards) else None
 
 
-def _diff_parts(expected: TableView, seen: TableView) -> tuple[Part, ...]:
+def _diff_parts(expected: Table, seen: Table) -> tuple[Part, ...]:
     """`_diff` as message parts (`companion.rules.messages`), for either language."""
     where_e, _ = expected.locations()
     where_s, _ = seen.locations()
     out: list[Part] = []
     for card, loc in where_e.items():
         if card not in where_s:
-            out.append(Part("diff.missing", {"card": card, "place": _place(loc)}))
-        elif where_s[card] != loc and not (loc.flag == 0 and where_s[card].flag == 0):
-            out.append(Part("diff.moved", {"card": card, "place": _place(where_s[card]),
-                                           "expected": _place(loc)}))
+            out.append(Part("diff.missing", {"card": card, "place": loc}))
+        elif where_s[card] != loc and not (loc.offline and where_s[card].offline):
+            out.append(Part("diff.moved", {"card": card, "place": where_s[card],
+                                           "expected": loc}))
     for card, loc in where_s.items():
         if card not in where_e:
-            out.append(Part("diff.extra", {"card": card, "place": _place(loc)}))
+            out.append(Part("diff.extra", {"card": card, "place": loc}))
     for n in range(FLAG_COUNT):
         if expected.tiles[n] != seen.tiles[n] and not (
                 expected.tiles[n] in SIDES and seen.tiles[n] == "line"):
@@ -774,11 +707,7 @@ def _diff_parts(expected: TableView, seen: TableView) -> tuple[Part, ...]:
     return tuple(out[:4]) or (Part("diff.order"),)
 
 
-def _place(loc: Loc) -> Place:
-    return Place(loc.flag, loc.side)
-
-
-def _diff(expected: TableView, seen: TableView) -> str:
+def _diff(expected: Table, seen: Table) -> str:
     """A short list of where the table and the record disagree."""
     where_e, _ = expected.locations()
     where_s, _ = seen.locations()
@@ -786,7 +715,7 @@ def _diff(expected: TableView, seen: TableView) -> str:
     for card, loc in where_e.items():
         if card not in where_s:
             out.append(f"{card} missing from {loc}")
-        elif where_s[card] != loc and not (loc.flag == 0 and where_s[card].flag == 0):
+        elif where_s[card] != loc and not (loc.offline and where_s[card].offline):
             out.append(f"{card} at {where_s[card]} instead of {loc}")
     for card, loc in where_s.items():
         if card not in where_e:

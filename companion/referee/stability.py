@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from companion.vision.observation import Observation
 
 from .settings import RefereeSettings
-from .view import TableView
+from .table import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +20,7 @@ class Stable:
     """A reading that just became stable: the observation, its table view, when."""
 
     observation: Observation
-    view: TableView
+    view: Table
     t: float
 
 
@@ -29,7 +29,7 @@ class StabilityFilter:
 
     def __init__(self, settings: RefereeSettings) -> None:
         self._settings = settings
-        self._view: TableView | None = None
+        self._view: Table | None = None
         self._count = 0
         self._since = 0.0
         self._emitted = False
@@ -49,7 +49,7 @@ class StabilityFilter:
         if observation.motion or observation.obstructed:
             self.reset()
             return None
-        view = TableView.from_observation(observation)
+        view = Table.from_observation(observation)
         if view != self._view:
             self._view = view
             self._count = 1

@@ -3,8 +3,9 @@
 `best_formation` rates a complete side, choosing every wildcard at best (D1); `best_completion`
 gives the strongest formation a side can still reach with cards from a pool of unseen Troops
 (the prover's question, D7).  Both search category by category, strongest first, and never
-enumerate completions.  A formation is made of distinct cards: a wildcard may copy a card seen
-elsewhere on the table (D1) but never another card of its own formation.
+enumerate completions.  A wildcard stands for a colour and a value, not for a physical card
+(D1): it may copy any Troop card, one seen elsewhere on the table or one of its own formation,
+and two wildcards may copy the same card.  The Troop cards of a formation are distinct cards.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ class Formation:
 
     `cards` are the cards on the side in placement order; `added` are the Troop cards the side
     would still have to add (only for completions the prover imagines); `assignments` maps each
-    wildcard on the side to the Troop card it stands for (D1: it may be a card seen elsewhere,
-    never a card of the same formation, since a formation is made of distinct cards).
+    wildcard on the side to the Troop card it stands for (D1: any card of its range, even one
+    seen elsewhere or one of the same formation).
     """
 
     category: str
@@ -266,42 +267,19 @@ def _battalion(troops: Sequence[CV], doms: Sequence[int], k: int, pool: Pool, n:
         colours = (colour,)
     else:
         colours = range(6)
-    base = sum(v for _, v in troops)
-    width = len(doms) + k
+    # D1: a wildcard may repeat a card of its own formation, so each one simply takes the
+    # highest value of its range, whatever the others and the added cards are.
+    wild_values = tuple(dom.bit_length() - 1 for dom in doms)
+    base = sum(v for _, v in troops) + sum(wild_values)
     best: _Found | None = None
     for c in colours:
-        used = 0
-        for _, v in troops:
-            used |= 1 << v
-        avail = pool.by_colour[c]
-        if avail.bit_count() < k:
+        left = _DESC[pool.by_colour[c]]
+        if len(left) < k:
             continue
-        # A wildcard never needs a value below the (wildcards + added) highest ones free to it:
-        # one of those would be unused, and moving there raises the sum.
-        choices = [_DESC[dom & ~used][:width] for dom in doms]
-        for combo in _combos(choices):
-            taken = 0
-            for x in combo:
-                taken |= 1 << x
-            left = _DESC[avail & ~taken]
-            if len(left) < k:
-                continue
-            total = base + sum(combo) + sum(left[:k])
-            if best is None or total > best[1]:
-                best = (3, total, tuple((c, x) for x in combo), tuple((c, x) for x in left[:k]))
+        total = base + sum(left[:k])
+        if best is None or total > best[1]:
+            best = (3, total, tuple((c, x) for x in wild_values), tuple((c, x) for x in left[:k]))
     return best
-
-
-def _combos(choices: Sequence[Sequence[int]]) -> Iterable[tuple[int, ...]]:
-    """Every pick of one value per wildcard, all distinct."""
-    if not choices:
-        yield ()
-        return
-    first, rest = choices[0], choices[1:]
-    for x in first:
-        for tail in _combos(rest):
-            if x not in tail:
-                yield (x,) + tail
 
 
 def _skirmish(troops: Sequence[CV], doms: Sequence[int], k: int, pool: Pool, n: int) -> _Found | None:

@@ -26,6 +26,7 @@ from typing import Any
 from .actions import Action, Claim, Deserter, Draw, Pass, Play, Redeploy, Scout, Traitor
 from .cards import BY_CODE, NAMINGS, Card, Naming
 from .errors import CompanionError
+from .place import Place
 from .position import SIDES
 
 LANGS = ("en", "fr")
@@ -34,15 +35,6 @@ _ACTIONS = (Play, Scout, Redeploy, Deserter, Traitor, Claim, Pass, Draw)
 
 class MessageError(CompanionError, ValueError):
     """A reason code without templates, a missing parameter, or an unknown language."""
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Place:
-    """Where a card lies, for a message: at a flag on a side (`flag` 1-9) or beside the line
-    (`flag` 0) on a side."""
-
-    flag: int
-    side: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,13 +401,13 @@ class _Renderer(string.Formatter):
     def place(self, p: Place, how: str) -> str:
         side = self.side(p.side)
         if self._fr:
-            if p.flag == 0:
+            if p.offline:
                 return {"from": f"d'à côté de la ligne côté {side}",
                         "to": f"à côté de la ligne côté {side}"}.get(
                             how, f"à côté de la ligne côté {side}")
             return {"from": f"du drapeau {p.flag} côté {side}"}.get(
                 how, f"au drapeau {p.flag} côté {side}")
-        if p.flag == 0:
+        if p.offline:
             return {"from": f"from beside the line on the {side} side"}.get(
                 how, f"beside the line on the {side} side")
         return {"from": f"from flag {p.flag} on the {side} side",

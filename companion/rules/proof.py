@@ -79,8 +79,6 @@ _T: dict[str, dict[str, str]] = {
                       "fr": "des {x} : il en faut {k} de plus, {u} hors de la table"},
     "battalion-none": {"en": "{colour}: {k} more needed, {u} left off the table",
                        "fr": "{colour} : il en faut {k} de plus, {u} hors de la table"},
-    "battalion-wild": {"en": "{colour}: {wilds} would repeat a card of the formation",
-                       "fr": "{colour} : {wilds} répéterait une carte de la formation"},
     "battalion-max": {"en": "{colour} reaches {s} at most ({cards} on the table)",
                       "fr": "{colour} atteint {s} au plus ({cards} sur la table)"},
     "value-gone": {"en": "every {x} is on the table", "fr": "tous les {x} sont sur la table"},
@@ -328,13 +326,9 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
                 letter = COLOURS[ci]
                 name = colour_name(letter, naming)
                 found = best_battalion(side, pool, letter, f.mud)
-                if found is None:
+                if found is None:  # D1: wildcards never block a Battalion, so cards are short
                     left = sum(1 for c in unseen if c.colour == letter)
-                    if left >= k:  # enough cards: the wildcards cannot take distinct values
-                        parts.append(_t("battalion-wild", lang, colour=name,
-                                        wilds=card_list(wilds, naming, lang)))
-                    else:
-                        parts.append(_t("battalion-none", lang, colour=name, k=k, u=left))
+                    parts.append(_t("battalion-none", lang, colour=name, k=k, u=left))
                 elif found.sum <= s:
                     low = min((c.value or 0 for c in found.added), default=11)
                     higher = [c for c in TROOPS if c.colour == letter and c in seen

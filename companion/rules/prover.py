@@ -13,7 +13,7 @@ from typing import Any
 from .cards import TROOPS, Naming
 from .errors import PositionError
 from .formation import Formation, Pool, best_completion, best_formation
-from .position import FLAG_COUNT, SIDES, Position, Side, other, parse_side
+from .position import FLAG_COUNT, SIDES, Position, Side, describe, other, parse_side
 
 VALID_REASONS = ("stronger", "tie-first", "cannot-beat", "cannot-complete")
 INVALID_REASONS = ("weaker", "tie-later", "can-beat", "incomplete", "claimed")
@@ -126,7 +126,7 @@ class _Board:
 
 def _check_flag(flag: object) -> int:
     if isinstance(flag, bool) or not isinstance(flag, int) or not 1 <= flag <= FLAG_COUNT:
-        raise PositionError(f"there is no flag {flag!r}: flags are numbered 1 to 9")
+        raise PositionError(f"there is no flag {describe(flag)}: flags are numbered 1 to 9")
     return flag
 
 

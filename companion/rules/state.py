@@ -73,7 +73,7 @@ from .actions import (
 )
 from .cards import NAMINGS, TACTICS, TROOPS, Card, Naming
 from .errors import CompanionError, IllegalActionError
-from .messages import Place
+from .place import OFFLINE, Place
 from .position import FLAG_COUNT, FOG, MUD, SIDES, FlagPosition, Position, Side, other
 
 if TYPE_CHECKING:
@@ -345,7 +345,7 @@ class GameState:
                     return Place(n, side)
         for side in SIDES:
             if card in self.offline(side):
-                return Place(0, side)
+                return Place(OFFLINE, side)
         return None
 
     def position(self) -> Position:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from companion.rules.cards import BY_CODE, Card
+from companion.rules.place import OFFLINE, Place
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 from companion.vision.geometry import CARD_H, CARD_W, FLAG_PITCH, ZONE_DEPTH
 from companion.vision.observation import TILE_STATES, FlagObservation, Observation
@@ -176,9 +177,9 @@ class Scene:
                 raise SynthError(f"offline {side}: {len(self.offline(side))} cards, the table "
                                  "holds at most 12 there")
 
-    def _lists(self) -> list[tuple[str, tuple[Card, ...]]]:
-        out = [(f"flag {f.flag} {side}", f.side(side)) for f in self.flags for side in SIDES]
-        return out + [("offline north", self.offline_north), ("offline south", self.offline_south)]
+    def _lists(self) -> list[tuple[Place, tuple[Card, ...]]]:
+        out = [(Place(f.flag, side), f.side(side)) for f in self.flags for side in SIDES]
+        return out + [(Place(OFFLINE, side), self.offline(side)) for side in SIDES]
 
     def offline(self, side: Side) -> tuple[Card, ...]:
         return self.offline_north if side == "north" else self.offline_south

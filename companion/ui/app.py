@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
@@ -28,9 +28,14 @@ from companion.rules.messages import has_template, message
 from companion.rules.position import Side
 
 from .prefs import Prefs
-from .session import Preview, Session, Status
+from companion.appliance.status import Preview, Status
+
 from .strings import tr
-from .view import IDLE, Problem, TableView
+from companion.referee.display import IDLE, Display, Problem
+
+if TYPE_CHECKING:
+    from companion.appliance.session import Session
+    from companion.referee.referee import Referee
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +64,10 @@ class _Failsafe(ExceptionHandler):
 class CompanionApp(App):
     """The touchscreen referee.
 
-    `make_referee(prefs)` builds a fresh referee for a new game; `inputs` are the `Session`
-    keyword arguments (frames from a source and a reader, or recorded observations);
+    `session` is the running companion (`companion.appliance.session.Session`: camera, eyes
+    and referee on their own thread), built by whoever starts the app; the screens attach to
+    it and only ever see what it posts.  `make_referee(prefs)` builds a fresh referee for a
+    new game;
     `leds`, `buttons_factory`, `notifier` and `store` are optional (mock LEDs on a laptop).
     """
 
@@ -93,7 +100,7 @@ class CompanionApp(App):
     enrol_index = NumericProperty(0)         # the card the enrol screen asks for
     enrol_text = StringProperty("")
 
-    def __init__(self, make_referee: Callable[[Prefs], Any], inputs: dict[str, Any] | None = None,
+    def __init__(self, make_referee: Callable[[Prefs], Referee], session: Session,
                  *, leds: Any = None, buttons_factory: Callable[[Callable[[Side, str], None]], Any]
                  | None = None, notifier: Any = None, store: Any = None,
                  prefs: Prefs | None = None, deck_path: Any = None, failsafe: bool = True,
@@ -101,7 +108,6 @@ class CompanionApp(App):
         super().__init__(**kwargs)
         self.title = "Battle Line"
         self._make_referee = make_referee
-        self._inputs = dict(inputs or {})
         self.leds = leds
         self._buttons_factory = buttons_factory
         self.buttons: Any = None
@@ -109,7 +115,7 @@ class CompanionApp(App):
         self.store = store
         self.deck_path = deck_path
         self.prefs = prefs or Prefs()
-        self.session: Session | None = None
+        self.session: Session | None = session
         self.failures = 0
         self.started_at = time.perf_counter()
         self.ready_at: float | None = None
@@ -134,10 +140,8 @@ class CompanionApp(App):
         return manager
 
     def on_start(self) -> None:
-        referee = self._make_referee(self.prefs)
-        self.session = Session(referee, post=self.post, on_view=self._on_view,
-                               leds=self.leds, on_status=self._on_status,
-                               on_preview=self._on_preview, **self._inputs)
+        assert self.session is not None
+        self.session.attach(self.post, self._on_view, self._on_status, self._on_preview)
         self.session.start()
         if self._buttons_factory is not None:
             self.buttons = self._buttons_factory(self._on_button)
@@ -194,11 +198,16 @@ class CompanionApp(App):
         self.u = max(0.6, min(w / 800.0, h / 480.0))
 
     # -- following the referee -----------------------------------------------------------------
-    def _on_view(self, view: TableView) -> None:
+    def _on_view(self, view: Display) -> None:
         self.view = view
 
     def _on_status(self, status: Status) -> None:
+        was = self.status.waiting
         self.status = status
+        if status.waiting is not None and was is None:
+            self.say(tr("status.camera_lost", self.lang, error=status.waiting))
+        elif status.waiting is None and was is not None:
+            self.say(tr("status.camera_back", self.lang))
 
     def _on_preview(self, preview: Preview) -> None:
         self.preview = preview
@@ -393,14 +402,14 @@ class CompanionApp(App):
         if store is None:
             return
 
-        def load(r: Any) -> tuple[list[TableView], list[str]]:
-            from .view import game_view
+        def load(r: Any) -> tuple[list[Display], list[str]]:
+            from companion.referee.display import display_of_game
             actions = store.effective_actions(match_id)
             states = store.replay(match_id)
-            views = [game_view(g, tuple(actions[:i])) for i, g in enumerate(states)]
+            views = [display_of_game(g, tuple(actions[:i])) for i, g in enumerate(states)]
             return views, [str(a) for a in actions]
 
-        def done(result: tuple[list[TableView], list[str]]) -> None:
+        def done(result: tuple[list[Display], list[str]]) -> None:
             self.replay_id = match_id
             self._replay_actions = result[1]
             self.replay_views = result[0]

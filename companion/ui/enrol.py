@@ -1,18 +1,18 @@
 """Deck enrolment on the rig: the screen asks for each card in turn, the worker cuts the
-card out of the camera frame, and at the end the deck is enrolled from those pictures
-(contract 2: the same as `companion deck enrol DIR`)."""
+card out of the camera frame (`vision.deck.crop_card`), and at the end the deck is enrolled
+from those pictures (contract 2: the same as `companion deck enrol DIR`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from kivy.app import App
 from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
+from companion.vision.deck import crop_card
 from companion.paths import data_dir
 from companion.rules.cards import ALL_CARDS
 
@@ -21,52 +21,8 @@ from .strings import tr
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-FACE_W, FACE_H = 630, 880      # 10 px per mm: a card face, upright
-
-
 class EnrolError(CompanionError, ValueError):
-    """No single card could be found in the camera frame."""
-
-
-def crop_card(frame: np.ndarray) -> np.ndarray:
-    """The one card lying in `frame`, warped straight and upright (its top towards north).
-
-    The card is the largest bright four-cornered shape; the table must be darker than the
-    card's margin (as on the reference rig's dark cloth).
-    """
-    import cv2
-
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    _, mask = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    best = None
-    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
-        if cv2.contourArea(c) < 0.002 * frame.shape[0] * frame.shape[1]:
-            break
-        x, y, w, h = cv2.boundingRect(c)
-        if x <= 1 or y <= 1 or x + w >= frame.shape[1] - 1 or y + h >= frame.shape[0] - 1:
-            continue   # touches the edge: the cloth or the light, not a card lying in view
-        quad = cv2.approxPolyDP(c, 0.03 * cv2.arcLength(c, True), True)
-        if len(quad) == 4:
-            best = quad.reshape(4, 2).astype(np.float32)
-            break
-    if best is None:
-        raise EnrolError("no single card found under the camera: lay one card alone, face up, "
-                         "on the dark cloth")
-    # Corners in order top-left, top-right, bottom-right, bottom-left (y grows south).
-    s, d = best.sum(axis=1), np.diff(best, axis=1).ravel()
-    tl, br, tr_, bl = best[np.argmin(s)], best[np.argmax(s)], best[np.argmin(d)], best[np.argmax(d)]
-    width = np.linalg.norm(tr_ - tl)
-    height = np.linalg.norm(bl - tl)
-    src = np.array([tl, tr_, br, bl], dtype=np.float32)
-    if width > height:
-        # Lying across: turn it so that its long side is upright, top towards north.
-        src = np.array([bl, tl, tr_, br], dtype=np.float32)
-    dst = np.array([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]],
-                   dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(frame, matrix, (FACE_W, FACE_H))
+    """No camera picture to cut a card from, or the card's picture could not be saved."""
 
 
 def enrol_dir() -> Path:
@@ -136,11 +92,9 @@ class EnrolScreen(Screen):
         def work(_referee: Any) -> int:
             from companion.vision import deck as deck_module  # the vision part's enrolment
 
-            from .reader_process import ReaderProcess
-
             deck = deck_module.enrol(enrol_dir())
             deck.save(target)
-            app.session.set_reader(ReaderProcess(target))   # the table is read from now on
+            app.session.use_deck(target)   # the table is read with it from now on
             return len(list(enrol_dir().glob("*.png")))
 
         def done(n: int) -> None:

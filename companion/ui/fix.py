@@ -18,7 +18,7 @@ from companion.rules.cards import ALL_CARDS, Card
 
 from . import widgets
 from .strings import tr
-from .view import Problem
+from companion.referee.display import Problem
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

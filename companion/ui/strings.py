@@ -107,6 +107,8 @@ EN: dict[str, str] = {
     "error.failsafe": "Something went wrong: {message}. The game is kept; tap Back.",
     "status.waiting": "Waiting for the table…",
     "status.source_ended": "The recorded frames are over",
+    "status.camera_lost": "No picture from the camera; trying again by itself ({error})",
+    "status.camera_back": "The camera is back",
 }
 
 FR: dict[str, str] = {
@@ -197,6 +199,8 @@ FR: dict[str, str] = {
                       "touchez Retour.",
     "status.waiting": "En attente de la table…",
     "status.source_ended": "Les images enregistrées sont terminées",
+    "status.camera_lost": "Plus d'image de la caméra ; nouvel essai automatique ({error})",
+    "status.camera_back": "La caméra est revenue",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

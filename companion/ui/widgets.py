@@ -1,6 +1,6 @@
 """Widgets shared by the screens: card faces, a flag's column, the nine-flag board.
 
-They only display a `TableView` (see `view.py`); taps are forwarded to the app, which asks
+They only show a `Display` (companion.referee.display); taps are forwarded to the app, which asks
 the referee.  Sizes scale with `app.u` (1.0 on an 800×480 screen), so both screen sizes lay
 out the same way with large touch targets.
 """
@@ -18,7 +18,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 
 from companion.rules.cards import BY_CODE
-from companion.ui.view import FlagView, TableView
+from companion.referee.display import FlagView, Display
 
 from .colours import CARD_RGBA, DARK_TEXT, TACTIC_RGBA
 
@@ -146,7 +146,7 @@ class FlagColumn(BoxLayout):
 class Board(BoxLayout):
     """The nine flags in a row, flag 1 on the south player's left."""
 
-    table = ObjectProperty(TableView(), rebind=True)
+    table = ObjectProperty(Display(), rebind=True)
     naming = StringProperty("gmt-en")
     interactive = BooleanProperty(True)
 

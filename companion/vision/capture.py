@@ -209,6 +209,10 @@ class PiCameraSource(FrameSource):
         self._cam.set_controls(controls)
         return controls
 
+    def apply_lock(self, controls: dict[str, Any]) -> None:
+        """Freeze the camera at controls `lock()` gave before (a camera plugged back)."""
+        self._cam.set_controls(controls)
+
     def _read_main(self) -> tuple[np.ndarray, np.ndarray | None]:
         try:
             request = self._cam.capture_request()
@@ -233,52 +237,107 @@ class RetryingSource(FrameSource):
 
     The appliance must survive a camera cable being pulled and plugged back: every failure is
     logged, then the source is reopened after `delays[i]` seconds (the last delay repeats).
-    After `attempts` failures in a row the `CameraError` is raised to the caller.
+    After `attempts` failures in a row the `CameraError` is raised to the caller (`None`:
+    never give up).
+
+    `wait=False` is for a caller with other work on its thread (the appliance's worker
+    answers the players meanwhile): a read never sleeps; a failed read raises its
+    `CameraError` at once, saying what the source waits for, and the next read tries again
+    only once the back-off delay is over (a read before that raises the same wait again).
+    A frame resets the back-off.  `first` is a source already open.
     """
 
     def __init__(self, opener: Callable[[], FrameSource], delays: tuple[float, ...] = (0.5, 1, 2, 5),
-                 attempts: int = 10, sleep: Callable[[float], None] = time.sleep) -> None:
+                 attempts: int | None = 10, sleep: Callable[[float], None] = time.sleep, *,
+                 wait: bool = True, first: FrameSource | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self._opener = opener
         self.delays = delays
         self.attempts = attempts
         self._sleep = sleep
-        self._source: FrameSource | None = None
+        self._wait = wait
+        self._clock = clock
+        self._source: FrameSource | None = first
         self.failures = 0
-        self.name = "retrying source"
+        self._in_a_row = 0
+        self._next_try = 0.0
+        self._last_error = ""
+        self._controls: dict[str, Any] | None = None
+        self.name = f"retrying {first.name}" if first is not None else "retrying source"
+
+    reopens = True
+    """The appliance's worker keeps going on this source's `CameraError`s: it comes back."""
+
+    def _open(self) -> FrameSource:
+        source = self._opener()
+        self.name = f"retrying {source.name}"
+        if self._controls is not None and hasattr(source, "apply_lock"):
+            source.apply_lock(self._controls)  # a camera plugged back keeps its calibration
+        return source
+
+    def _failed(self, exc: CameraError) -> float:
+        """Count a failure, drop the source; the delay before the next try."""
+        self.failures += 1
+        self._in_a_row += 1
+        self._last_error = str(exc)
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+        if self.attempts is not None and self._in_a_row >= self.attempts:
+            raise CameraError(f"{exc} (gave up after {self._in_a_row} attempts)") from None
+        return self.delays[min(self._in_a_row - 1, len(self.delays) - 1)]
 
     def _read_main(self) -> tuple[np.ndarray, np.ndarray | None]:
-        failures = 0
         while True:
+            if not self._wait and self._source is None and self._clock() < self._next_try:
+                raise CameraError(f"waiting for the camera: {self._last_error}")
             try:
                 if self._source is None:
-                    self._source = self._opener()
-                    self.name = f"retrying {self._source.name}"
+                    self._source = self._open()
                 frame = self._source.read()
-                return frame.main, frame.lores
             except CameraError as exc:
-                failures += 1
-                self.failures += 1
-                if self._source is not None:
-                    self._source.close()
-                    self._source = None
-                if failures >= self.attempts:
-                    raise CameraError(f"{exc} (gave up after {failures} attempts)") from None
-                delay = self.delays[min(failures - 1, len(self.delays) - 1)]
+                delay = self._failed(exc)
                 log.warning("%s; retrying in %.1f s", exc, delay)
+                if not self._wait:
+                    self._next_try = self._clock() + delay
+                    raise CameraError(f"waiting for the camera: {exc}") from None
                 self._sleep(delay)
+                continue
+            self._in_a_row = 0
+            return frame.main, frame.lores
+
+    def lock(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The camera's `lock()` (Pi camera), kept and applied again after a reopen."""
+        lock = getattr(self._source, "lock", None)
+        if lock is None:
+            raise CameraError(f"{self.name} has no exposure or focus to lock")
+        self._controls = dict(lock(*args, **kwargs))
+        return self._controls
 
     def _release(self) -> None:
         if self._source is not None:
             self._source.close()
 
 
-def open_source(spec: str | int | None = None) -> FrameSource:
-    """The source a `--source` option names: `picamera` (or None), a camera index, a video, a folder."""
+def open_source(spec: str | int | None = None, retry: bool = False) -> FrameSource:
+    """The source a `--source` option names: `picamera` (or None), a camera index, a video, a folder.
+
+    `retry`: a camera (the Pi camera or a USB index) comes as a non-waiting `RetryingSource`
+    that reopens it when it stops and comes back (the appliance); it is opened once here, so
+    a camera missing at start is still one clear error.  A folder or a video is never
+    reopened: it would start again from its first frame.
+    """
     if spec is None or spec == "picamera":
+        if retry:
+            return RetryingSource(PiCameraSource, attempts=None, wait=False, first=PiCameraSource())
         return PiCameraSource()
     if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
-        return OpenCVSource(int(spec))
+        index = int(spec)
+        if retry:
+            return RetryingSource(lambda: OpenCVSource(index), attempts=None, wait=False,
+                                  first=OpenCVSource(index))
+        return OpenCVSource(index)
     path = Path(spec)
     if path.is_dir():
         return FolderSource(path)

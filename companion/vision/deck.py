@@ -190,4 +190,52 @@ def _check_distinct(deck: Deck) -> None:
                         "this printing cannot be read (value and colour must show there)")
 
 
-__all__ = ["Deck", "FORMAT", "READING_VERSION", "canonical_face", "enrol"]
+# -- enrolment on the rig ------------------------------------------------------------------
+FACE_W, FACE_H = 630, 880      # a card face cut from a camera frame, upright (10 px per mm)
+
+
+class CardNotFoundError(DeckError):
+    """No single card could be found in a camera frame (enrolment on the rig)."""
+
+
+def crop_card(frame: np.ndarray) -> np.ndarray:
+    """The one card lying in `frame`, warped straight and upright (its top towards north).
+
+    The card is the largest bright four-cornered shape; the table must be darker than the
+    card's margin (as on the reference rig's dark cloth).
+    """
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    _, mask = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    best = None
+    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
+        if cv2.contourArea(c) < 0.002 * frame.shape[0] * frame.shape[1]:
+            break
+        x, y, w, h = cv2.boundingRect(c)
+        if x <= 1 or y <= 1 or x + w >= frame.shape[1] - 1 or y + h >= frame.shape[0] - 1:
+            continue   # touches the edge: the cloth or the light, not a card lying in view
+        quad = cv2.approxPolyDP(c, 0.03 * cv2.arcLength(c, True), True)
+        if len(quad) == 4:
+            best = quad.reshape(4, 2).astype(np.float32)
+            break
+    if best is None:
+        raise CardNotFoundError("no single card found under the camera: lay one card alone, face up, "
+                         "on the dark cloth")
+    # Corners in order top-left, top-right, bottom-right, bottom-left (y grows south).
+    s, d = best.sum(axis=1), np.diff(best, axis=1).ravel()
+    tl, br, tr_, bl = best[np.argmin(s)], best[np.argmax(s)], best[np.argmin(d)], best[np.argmax(d)]
+    width = np.linalg.norm(tr_ - tl)
+    height = np.linalg.norm(bl - tl)
+    src = np.array([tl, tr_, br, bl], dtype=np.float32)
+    if width > height:
+        # Lying across: turn it so that its long side is upright, top towards north.
+        src = np.array([bl, tl, tr_, br], dtype=np.float32)
+    dst = np.array([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]],
+                   dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(frame, matrix, (FACE_W, FACE_H))
+
+
+__all__ = ["CardNotFoundError", "Deck", "FACE_H", "FACE_W", "FORMAT", "READING_VERSION",
+           "canonical_face", "crop_card", "enrol"]

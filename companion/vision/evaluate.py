@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.rules.cards import Card
+from companion.rules.place import OFFLINE, Place
 from companion.rules.position import SIDES
 
 from . import cvcompat
@@ -71,16 +72,17 @@ class Score:
                 self.mistakes.append(f"{name}: flag {f_true.flag} tile {f_obs.tile} "
                                      f"(truth {f_true.tile})")
             for side in SIDES:
-                where = f"flag {f_true.flag} {side}"
+                where = Place(f_true.flag, side)
                 if f_true.flag in hidden:
                     self.obstructed_cards += len(f_true.side(side))
                     continue
                 self._lists(f_obs.side(side), f_true.side(side), where, doubts, name)
         for side in SIDES:
-            self._lists(obs.offline(side), truth.offline(side), f"offline {side}", doubts, name)
+            self._lists(obs.offline(side), truth.offline(side), Place(OFFLINE, side), doubts,
+                        name)
 
-    def _lists(self, got: tuple[Card, ...], want: tuple[Card, ...], where: str,
-               doubts: set[tuple[str, int]], name: str) -> None:
+    def _lists(self, got: tuple[Card, ...], want: tuple[Card, ...], where: Place,
+               doubts: set[tuple[Place, int]], name: str) -> None:
         self.cards += len(want)
         for op, i, j in _align(got, want):
             flagged = i is not None and (where, i) in doubts

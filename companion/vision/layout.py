@@ -75,6 +75,13 @@ class Layout:
     def tile(self, flag: int) -> FlagTile:
         return self.tiles[flag - 1]
 
+    def sightings(self) -> tuple[tuple[int, Vec, Vec, float], ...]:
+        """The tiles seen in this frame as (flag, centre, up (towards north), px per mm):
+        what the calibration picture draws."""
+        up = (-self.pose.south[0], -self.pose.south[1])
+        return tuple((t.flag, t.centre, up, self.pose.scale_at(t.centre)) for t in self.tiles
+                     if t.seen and t.centre is not None)
+
     def point(self, origin: Vec, u: float, v: float) -> Vec:
         """The pixel at (u, v) mm from `origin` in table axes (local scale on the way)."""
         p = self.pose

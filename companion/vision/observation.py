@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from companion.rules.cards import BY_CODE, Card
-from companion.rules.errors import CompanionError
+from companion.rules.errors import CompanionError, NotationError
+from companion.rules.place import Place
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 
 FORMAT = "battleline-observation/1"
@@ -44,7 +45,7 @@ class FlagObservation:
 class Doubt:
     """A read the pipeline is not sure of: where, the best and second guesses, a score."""
 
-    where: str            # "flag 4 south", "offline north"
+    where: Place          # prints as contract 2's text: "flag 4 south", "offline north"
     best: Card
     second: Card | None
     score: float          # margin-like confidence in [0, 1]; lower is less sure
@@ -86,7 +87,7 @@ class Observation:
                       for f in self.flags],
             "offline": {"north": [c.code for c in self.offline_north],
                         "south": [c.code for c in self.offline_south]},
-            "doubtful": [{"where": d.where, "best": d.best.code,
+            "doubtful": [{"where": str(d.where), "best": d.best.code,
                           "second": d.second.code if d.second else None,
                           "score": round(d.score, 3), "index": d.index} for d in self.doubtful],
             "obstructed": list(self.obstructed),
@@ -118,10 +119,10 @@ class Observation:
         doubts = []
         for d in obj.get("doubtful", []):
             try:
-                doubts.append(Doubt(str(d["where"]), _card(d["best"]),
+                doubts.append(Doubt(Place.parse(d["where"]), _card(d["best"]),
                                     _card(d["second"]) if d.get("second") else None,
                                     float(d["score"]), int(d.get("index", 0))))
-            except (KeyError, TypeError, ValueError) as exc:
+            except (KeyError, TypeError, ValueError, NotationError) as exc:
                 raise ObservationError(f"malformed doubtful entry {d!r}: {exc}") from None
         return cls(tuple(flags), _cards(offline.get("north", [])), _cards(offline.get("south", [])),
                    tuple(doubts), tuple(int(x) for x in obj.get("obstructed", [])),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.rules.cards import Card
+from companion.rules.place import OFFLINE, Place
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 
 from . import geometry
@@ -28,42 +29,59 @@ from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import CardRead, ReadingSettings, is_card, recolour
+from .scale import ScaleNormaliser
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class _Place:
-    """Where a list of cards is read: a flag's side, or an off-line area."""
-
-    where: str               # "flag 4 south", "offline north"
-    flag: int | None
-    side: Side
-
-
 @dataclass(slots=True)
 class _Slot:
-    place: _Place
+    place: Place
     index: int
     read: CardRead
     card: Card | None = None
     doubt: Doubt | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class TilesInFrame:
+    """A frame's layout in the pixels of the frame as it was given (a frame of another size
+    is read at the rig's scale: `fx`, `fy` map the read frame's pixels back)."""
+
+    layout: Layout
+    fx: float = 1.0
+    fy: float = 1.0
+
+    def sightings(self) -> tuple[tuple[int, tuple[float, float], tuple[float, float], float],
+                                 ...]:
+        """(flag, centre, up, px per mm) of each tile seen: what the calibration picture draws."""
+        out = []
+        for flag, (x, y), (ux, uy), ppm in self.layout.sightings():
+            vx, vy = ux * self.fx, uy * self.fy
+            norm = max(1e-9, (vx * vx + vy * vy) ** 0.5)
+            out.append((flag, (x * self.fx, y * self.fy), (vx / norm, vy / norm),
+                        ppm * (self.fx * self.fy) ** 0.5))
+        return tuple(out)
+
+
 class TableReader:
     """Reads frames of one table with one enrolled deck; keeps following the tiles."""
 
     def __init__(self, deck: Deck, allow_missing_tiles: bool = False,
-                 workers: int | None = None) -> None:
+                 workers: int | None = None, reader_share: float | None = None) -> None:
         """`allow_missing_tiles`: a first frame may lack some tiles (they read `missing`);
         by default the first frame must show all nine, as at the start of a game.
         `workers`: worker processes that read zones beside this one (default: the
-        configuration's `pipeline.workers`; 0: none)."""
+        configuration's `pipeline.workers`; 0: none).  `reader_share`: this process's share
+        of the zones against each worker's (default `pipeline.reader_share`; 0: the workers
+        read every zone while this process follows the tiles)."""
         self.deck = deck
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
+        self.layout: TilesInFrame | None = None   # the tiles as the last frame placed them
+        self._scale = ScaleNormaliser()  # frames of another size: read at the rig's scale
         self.settings = ReadingSettings.load()
         self._strip_maps = StripMaps()
         cfg = load_config()["pipeline"]
@@ -71,7 +89,8 @@ class TableReader:
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="zones") \
             if threads > 1 else None
         count = int(cfg.get("workers", 0)) if workers is None else int(workers)
-        self._reader_share = float(cfg.get("reader_share", 1.0))
+        self._reader_share = float(cfg.get("reader_share", 1.0)) if reader_share is None \
+            else max(0.0, float(reader_share))
         self._workers: ZoneWorkers | None = None
         if count > 0:
             try:
@@ -84,6 +103,8 @@ class TableReader:
     def reset(self) -> None:
         """Forget the table's layout (the next frame is decoded from scratch)."""
         self.tracker.reset()
+        self.layout = None
+        self._scale.reset()
 
     def close(self) -> None:
         """Stop the zone-reading threads and leave the worker processes (the last reader to
@@ -108,7 +129,7 @@ class TableReader:
             pass
 
     # -- zones ------------------------------------------------------------------------------
-    def _zone_list(self, layout: Layout) -> tuple[list[_Place], list[Zone], set[int]]:
+    def _zone_list(self, layout: Layout) -> tuple[list[Place], list[Zone], set[int]]:
         """The 22 zones of a frame (each flag's two sides, then both ends of each off-line
         area) and the flags whose tiles are covered."""
         cfg = load_config()["layout"]
@@ -116,17 +137,17 @@ class TableReader:
         half = float(cfg["zone_half_width_mm"])
         refs = layout.references()
         obstructed: set[int] = set()
-        places: list[_Place] = []
+        places: list[Place] = []
         zones: list[Zone] = []
 
-        def add(place: _Place, origin: tuple[float, float], side: Side, near: float,
+        def add(place: Place, origin: tuple[float, float], side: Side, near: float,
                 far: float, flag: int, key: str, limit: float | None,
                 tile_edge: float | None = None, tile_shown: bool = False) -> None:
             hm = layout.strip_homography(origin, side, -half, near, 2 * half, far - near,
                                          s.px_per_mm)
             white, black = refs[flag - 1]
             places.append(place)
-            zones.append(Zone(key, side, place.flag is not None, hm,
+            zones.append(Zone(key, side, not place.offline, hm,
                               (s.px(2 * half), s.px(far - near)), white, black, limit,
                               tile_edge, tile_shown))
 
@@ -143,7 +164,7 @@ class TableReader:
                     # The claimed tile lies behind this side's cards: where it begins.
                     limit = off - geometry.TILE_H / 2 - near
                 # The zone starts inside the tile's place on the line (its part is hidden).
-                add(_Place(f"flag {t.flag} {side}", t.flag, side), t.anchor, side, near, far,
+                add(Place(t.flag, side), t.anchor, side, near, far,
                     t.flag, f"{t.flag}{side}", limit, geometry.TILE_H / 2 - near,
                     t.state == "line" and t.seen)
         # Off-line areas: beyond flag 1 (west) and flag 9 (east), on each player's side.
@@ -152,7 +173,7 @@ class TableReader:
         for side in SIDES:
             for flag, sign in ((1, -1.0), (FLAG_COUNT, 1.0)):
                 anchor = layout.point(layout.tile(flag).anchor, sign * centre, 0.0)
-                add(_Place(f"offline {side}", None, side), anchor, side, near, far, flag,
+                add(Place(OFFLINE, side), anchor, side, near, far, flag,
                     f"off{flag}{side}", None)
         return places, zones, obstructed
 
@@ -244,16 +265,16 @@ class TableReader:
                                                 self.templates, s), list(range(len(zones))))
 
     def _zones(self, frame: np.ndarray, layout: Layout
-               ) -> tuple[list[tuple[_Place, list[CardRead]]], list[int]]:
+               ) -> tuple[list[tuple[Place, list[CardRead]]], list[int]]:
         places, zones, obstructed = self._zone_list(layout)
         results, hands = self._read_zones(frame, zones, layout)
-        out: list[tuple[_Place, list[CardRead]]] = []
-        merged: dict[str, int] = {}
+        out: list[tuple[Place, list[CardRead]]] = []
+        merged: dict[Place, int] = {}
         for place, reads in zip(places, results):
-            if place.where in merged:                    # the second end of an off-line area
-                out[merged[place.where]][1].extend(reads)
+            if place in merged:                          # the second end of an off-line area
+                out[merged[place]][1].extend(reads)
             else:
-                merged[place.where] = len(out)
+                merged[place] = len(out)
                 out.append((place, list(reads)))
         obstructed.update(hands)
         return out, sorted(obstructed)
@@ -293,13 +314,16 @@ class TableReader:
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
                     conf = min(conf, 0.25)
-                slot.doubt = Doubt(slot.place.where, best, second[0] if second else None, conf,
+                slot.doubt = Doubt(slot.place, best, second[0] if second else None, conf,
                                    slot.index)
 
     def read(self, frame: np.ndarray) -> Observation:
         """The observation of one overhead BGR frame (uint8, H x W x 3)."""
-        frame = check_frame(frame)
+        given = check_frame(frame)
+        frame = self._scale(given)
         layout = self.tracker.update(frame)
+        self.layout = TilesInFrame(layout, given.shape[1] / frame.shape[1],
+                                   given.shape[0] / frame.shape[0])
         zones, obstructed = self._zones(frame, layout)
         every = [r for _, reads in zones for r in reads]
         redone = iter(recolour(every, self.templates))
@@ -310,21 +334,22 @@ class TableReader:
             for r in reads:
                 if not is_card(r, self.settings):
                     log.info("%s: something that is no Battle Line card (best %s, %.2f)",
-                             place.where, r.best, r.score)
+                             place, r.best, r.score)
                     continue
                 slots.append(_Slot(place, index, r))
                 index += 1
         self._settle(slots)
-        lists: dict[str, list[Card]] = {}
+        lists: dict[Place, list[Card]] = {}
         for sl in slots:
             assert sl.card is not None
-            lists.setdefault(sl.place.where, []).append(sl.card)
+            lists.setdefault(sl.place, []).append(sl.card)
         flags = tuple(FlagObservation(
-            t.flag, t.state, tuple(lists.get(f"flag {t.flag} north", ())),
-            tuple(lists.get(f"flag {t.flag} south", ()))) for t in layout.tiles)
+            t.flag, t.state, tuple(lists.get(Place(t.flag, "north"), ())),
+            tuple(lists.get(Place(t.flag, "south"), ()))) for t in layout.tiles)
         doubts = tuple(sl.doubt for sl in slots if sl.doubt is not None)
-        return Observation(flags, tuple(lists.get("offline north", ())),
-                           tuple(lists.get("offline south", ())), doubts, tuple(obstructed))
+        return Observation(flags, tuple(lists.get(Place(OFFLINE, "north"), ())),
+                           tuple(lists.get(Place(OFFLINE, "south"), ())), doubts,
+                           tuple(obstructed))
 
 
 def read_image(path: str, deck: Deck, allow_missing_tiles: bool = False) -> Observation:
@@ -333,4 +358,4 @@ def read_image(path: str, deck: Deck, allow_missing_tiles: bool = False) -> Obse
     return TableReader(deck, allow_missing_tiles).read(imread(path))
 
 
-__all__ = ["TableReader", "read_image"]
+__all__ = ["TableReader", "TilesInFrame", "read_image"]

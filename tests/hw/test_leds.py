@@ -9,14 +9,14 @@ import pytest
 
 from companion.hw.leds import FlagLamps, FlagLeds, Lamp, lamps_for
 from companion.hw.pins import PinMap
-from companion.ui.view import IDLE, FlagView, Problem, TableView
+from companion.referee.display import IDLE, FlagView, Problem, Display
 
 
-def view_with(**flags: FlagView) -> TableView:
-    base = list(TableView().flags)
+def view_with(**flags: FlagView) -> Display:
+    base = list(Display().flags)
     for f in flags.values():
         base[f.number - 1] = f
-    return TableView(flags=tuple(base), to_move="south")
+    return Display(flags=tuple(base), to_move="south")
 
 
 def pin_value(factory, pin: int) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from companion.rules.place import Place
 from companion.hw.leds import FlagLamps, FlagLeds, Lamp
 from companion.hw.pins import PinMap
 from companion.referee.referee import Referee
@@ -52,7 +53,7 @@ def test_leds_through_a_scripted_game(mock_factory, pin_map: PinMap) -> None:
 
         # A doubtful read at flag 4 blinks it amber until the players confirm the card.
         cards[(4, "north")] = ["Y5"]
-        doubt = Doubt("flag 4 north", BY_CODE["Y5"], BY_CODE["O5"], 0.2, 0)
+        doubt = Doubt(Place.parse("flag 4 north"), BY_CODE["Y5"], BY_CODE["O5"], 0.2, 0)
         feed(referee, table(cards, doubt), t)
         assert referee.state.doubts
         assert leds.lamps[3] == FlagLamps(Lamp.BLINK, Lamp.BLINK)

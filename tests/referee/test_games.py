@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from companion.referee import Referee, RefereeSettings
-from companion.referee.demo import _moments, scene_of
+from companion.appliance.demo import _moments, scene_of
 from companion.rules.actions import Pass
 from companion.rules.cards import TROOPS
 from companion.rules.state import Settings

@@ -8,14 +8,14 @@ import pytest
 
 from companion.referee import Referee, RefereeError, RefereeSettings
 from companion.referee.infer import REASONS, Unexplained, explain
-from companion.referee.view import TableView
+from companion.referee.table import Table as SeenTable
 from companion.rules.messages import message
 
 from .tables import C, Camera, Table
 
 
-def _view(table: Table) -> TableView:
-    return TableView.from_observation(table.observation())
+def _view(table: Table) -> SeenTable:
+    return SeenTable.from_observation(table.observation())
 
 
 def _base() -> Table:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.rules.errors import NotationError
+from companion.rules.place import Place
 from companion.referee import (
     ActionCommitted,
     ClaimDecided,
@@ -268,7 +270,7 @@ def test_request_claim_and_prove(cam: Camera) -> None:
 def test_doubtful_read_asks_for_confirmation(cam: Camera) -> None:
     t = Table()
     t.lay("south", "O7", 3)
-    doubt = Doubt("flag 3 south", C("O7"), C("R7"), 0.2, 0)
+    doubt = Doubt(Place.parse("flag 3 south"), C("O7"), C("R7"), 0.2, 0)
     events = cam.settle(t, doubtful=(doubt,))
     assert [type(e) for e in events] == [DoubtRaised]
     assert cam.referee.state.doubts == (doubt,) and cam.referee.state.actions == ()
@@ -283,7 +285,7 @@ def test_doubtful_read_asks_for_confirmation(cam: Camera) -> None:
 def test_doubt_on_a_committed_card_is_not_asked(cam: Camera) -> None:
     t = Table().lay("south", "R7", 3)
     cam.settle(t)
-    misread = Doubt("flag 3 south", C("O7"), C("R7"), 0.3, 0)
+    misread = Doubt(Place.parse("flag 3 south"), C("O7"), C("R7"), 0.3, 0)
     assert cam.settle(t, misread={"R7": "O7"}, doubtful=(misread,)) == []
     assert cam.referee.state.violations == () and cam.referee.state.doubts == ()
 
@@ -356,7 +358,9 @@ def test_bad_input() -> None:
     with pytest.raises(RefereeError, match="Observation"):
         ref.feed("flag 1", 0.0)  # type: ignore[arg-type]
     with pytest.raises(RefereeError, match="doubt place"):
-        ref.confirm(Doubt("table", C("R1"), None, 0.1), C("R1"))
+        ref.confirm(Doubt("table", C("R1"), None, 0.1), C("R1"))  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="not a place"):
+        Place.parse("table")
 
 
 @pytest.mark.parametrize("side,code,effect,reason", [
@@ -421,7 +425,7 @@ def test_doubt_whose_second_guess_is_a_card_already_there(cam: Camera) -> None:
     for side, code, flag in (("south", "B4", 9), ("north", "G1", 1), ("south", "B5", 9),
                              ("north", "G2", 1)):
         assert committed(cam.settle(t.lay(side, code, flag)))  # type: ignore[arg-type]
-    doubt = Doubt("flag 9 south", C("B3"), C("B5"), 0.2, 2)
+    doubt = Doubt(Place.parse("flag 9 south"), C("B3"), C("B5"), 0.2, 2)
     events = cam.settle(t.lay("south", "B3", 9), doubtful=(doubt,))
     assert violations(events) == [] and cam.referee.state.doubts == (doubt,)
     assert committed(cam.referee.confirm(doubt, C("B3"))) == [Play("south", C("B3"), 9)]
@@ -434,16 +438,16 @@ def test_players_say_there_is_no_card(cam: Camera) -> None:
     phantom = Table().lay("south", "R7", 3).lay("south", "TRAITOR", 3).lay("north", "B2", 3)
     events = cam.settle(phantom)
     assert violations(events) == ["guile-at-flag"]
-    events = cam.referee.confirm(Doubt("flag 3 south", C("TRAITOR"), None, 0.0, 1), None)
+    events = cam.referee.confirm(Doubt(Place.parse("flag 3 south"), C("TRAITOR"), None, 0.0, 1), None)
     assert committed(events) == [Play("north", C("B2"), 3)]
     assert cam.referee.state.violations == ()
     # The players' word was about the table as it was: after the commit, a phantom seen
     # again is reported again, and dismissed again.
     assert violations(cam.settle(phantom)) == ["guile-at-flag"]
-    cam.referee.confirm(Doubt("flag 3 south", C("TRAITOR"), None, 0.0, 1), None)
+    cam.referee.confirm(Doubt(Place.parse("flag 3 south"), C("TRAITOR"), None, 0.0, 1), None)
     assert cam.referee.state.violations == ()
     # "No card there" never hides a card the referee knows is there.
-    cam.referee.confirm(Doubt("flag 3 south", C("R7"), None, 0.0, 0), None)
+    cam.referee.confirm(Doubt(Place.parse("flag 3 south"), C("R7"), None, 0.0, 0), None)
     assert violations(cam.settle(t.lay("north", "B2", 3))) == []
     assert len(cam.referee.state.actions) == 2
 
@@ -454,7 +458,7 @@ def test_a_phantom_copy_and_a_misread_fixed_together(cam: Camera) -> None:
     cam.settle(t.lay("south", "R1", 1))
     seen = Table().lay("south", "R1", 1).lay("north", "P6", 8).guile("north", "P8")
     assert violations(cam.settle(seen)) == ["two-cards"]
-    cam.referee.confirm(Doubt("flag 8 north", C("P6"), C("P8"), 0.0, 0), C("P8"))
-    events = cam.referee.confirm(Doubt("offline north", C("P8"), None, 0.0, 0), None)
+    cam.referee.confirm(Doubt(Place.parse("flag 8 north"), C("P6"), C("P8"), 0.0, 0), C("P8"))
+    events = cam.referee.confirm(Doubt(Place.parse("offline north"), C("P8"), None, 0.0, 0), None)
     assert committed(events) == [Play("north", C("P8"), 8)]
     assert cam.referee.state.violations == ()

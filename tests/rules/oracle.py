@@ -1,8 +1,9 @@
 """The slow exhaustive claim oracle: every wildcard reading, every completion from unseen Troops.
 
 Written straight from RULES.md with no cleverness, so that the fast prover can be checked
-against it.  A formation is made of distinct cards; a wildcard stands for any Troop card of
-its range, even one seen elsewhere on the table (D1).
+against it.  The Troop cards of a formation are distinct physical cards; a wildcard stands for
+a colour and a value of its range, whatever card that copies: one seen elsewhere on the table,
+one of its own formation, or the same card another wildcard copies (D1).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ STANDS_FOR: dict[Card, tuple[Card, ...]] = {
 
 
 def category(cards: Sequence[Card]) -> str:
-    """The category of distinct Troop cards, straight from the table in RULES.md."""
+    """The category of a reading (a card may appear twice: D1), straight from RULES.md."""
     colours = {c.colour for c in cards}
     values = sorted(c.value or 0 for c in cards)
     run = all(b - a == 1 for a, b in zip(values, values[1:]))
@@ -46,11 +47,9 @@ def strength(cards: Sequence[Card], fog: bool) -> tuple[int, int]:
 
 
 def readings(cards: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
-    """Every way to read the wildcards among `cards` as Troops, all cards distinct."""
+    """Every way to read the wildcards among `cards` as Troops; no pick is ever excluded (D1)."""
     options = [STANDS_FOR.get(c, (c,)) for c in cards]
-    for pick in product(*options):
-        if len(set(pick)) == len(pick):
-            yield pick
+    yield from product(*options)
 
 
 def best(cards: Sequence[Card], fog: bool) -> tuple[int, int]:
@@ -123,9 +122,12 @@ def check_realisation(cards: Sequence[Card], troops: Sequence[Card], added: Sequ
                       assignments: dict[Card, Card], fog: bool, pool: Sequence[Card] = ()) -> tuple[int, int]:
     """Check that a formation the prover reports can really be laid, and return its strength.
 
-    Every wildcard stands for a card of its range, added cards come from `pool`, all distinct.
+    Every wildcard stands for a card of its range (any, D1), added cards come from `pool`;
+    the physical Troop cards (those on the side and those added) are all distinct.
     """
-    assert len(set(troops)) == len(troops), f"a card twice in {troops}"
+    physical = [c for c in cards if c not in STANDS_FOR] + list(added)
+    assert len(set(physical)) == len(physical), f"a card twice in {physical}"
+    assert len(troops) == len(cards) + len(added)
     for card in cards:
         if card in STANDS_FOR:
             assert assignments[card] in STANDS_FOR[card], f"{card} cannot be {assignments[card]}"

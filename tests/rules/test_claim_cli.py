@@ -75,7 +75,11 @@ def test_batch_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
     monkeypatch.setattr(sys, "stdin", fake)
     assert main(["claim", "--batch", "-"]) == 0
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [v["reason"] for v in out] == [c["expect"]["reason"] for c in CASES.values()]
+    # A hand-made table no game reaches (the D10 study) is refused, the batch goes on.
+    assert [v.get("reason", "refused") for v in out] == \
+        ["refused" if "unreachable" in c else c["expect"]["reason"] for c in CASES.values()]
+    refused = [v["error"] for v in out if "error" in v]
+    assert len(refused) == 1 and "the discards hold 55 cards" in refused[0]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -142,11 +146,57 @@ def test_single_claim_from_stdin(monkeypatch: pytest.MonkeyPatch,
                                  capsys: pytest.CaptureFixture[str]) -> None:
     import io
 
-    text = json.dumps(CASES["cannot-complete"]["position"])
+    text = json.dumps(CASES["wedge-tie-is-enough"]["position"])
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8"))
-    assert main(["claim", "-", "--flag", "1", "--player", "north"]) == 0
-    assert json.loads(capsys.readouterr().out)["reason"] == "cannot-complete"
+    flag = str(CASES["wedge-tie-is-enough"]["flag"])
+    assert main(["claim", "-", "--flag", flag, "--player", "north"]) == 0
+    assert json.loads(capsys.readouterr().out)["reason"] == "cannot-beat"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"[]"), encoding="utf-8"))
     assert main(["claim", "-", "--flag", "1", "--player", "north"]) == 2
     assert capsys.readouterr().err.strip() == \
         "companion claim: standard input: a position must be a JSON object"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 100_000 + "]" * 100_000, "not valid JSON: nested too deep"),
+    ('{"format": ' + "9" * 4400 + "}", "Exceeds the limit (4300 digits)"),
+    ('{"format": "battleline-position/1", "flags": [], "discards": ["\\ud800"]}', "9 flags"),
+])
+def test_a_hostile_position_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             text: str, message: str) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["claim", str(path), "--flag", "1", "--player", "north"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+    assert message in captured.err and "sys." not in captured.err
+
+
+def test_an_impossible_position_is_refused_with_status_2(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A claimed flag whose winner holds two cards: no game reaches it (docs/rules-decisions.md)."""
+    position = json.loads(json.dumps(CASES["tie-first"]["position"]))
+    position["flags"][0].update(north=["R1", "R2"], claimed="north")
+    path = tmp_path / "impossible.json"
+    path.write_text(json.dumps(position), encoding="utf-8")
+    assert main(["claim", str(path), "--flag", "6", "--player", "north"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"companion claim: {path}: flag 1 is claimed by north, whose side holds 2 "
+                   "card(s); a claim needs a complete formation of 3")
+
+
+def test_the_edition_is_echoed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Contract 1: an optional edition; verdicts echo it when given."""
+    position = {**CASES["tie-first"]["position"], "edition": "battle-line"}
+    path = tmp_path / "edition.json"
+    path.write_text(json.dumps(position), encoding="utf-8")
+    assert main(["claim", str(path), "--flag", "6", "--player", "north"]) == 0
+    assert json.loads(capsys.readouterr().out)["edition"] == "battle-line"
+    batch = tmp_path / "b.jsonl"
+    batch.write_text(json.dumps({"position": position, "flag": 6, "player": "south"}) + "\n"
+                     + json.dumps({"position": position, "flag": 6, "player": "south",
+                                   "playr": "north"}) + "\n", encoding="utf-8")
+    assert main(["claim", "--batch", str(batch)]) == 0
+    first, second = map(json.loads, capsys.readouterr().out.splitlines())
+    assert first["edition"] == "battle-line" and first["reason"] == "tie-later"
+    assert second == {"error": "line 2: unknown key 'playr': expected position, flag, player"}

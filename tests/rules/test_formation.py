@@ -43,12 +43,40 @@ def cards(text: str) -> list[Card]:
     ("R9 B9 SHIELD", "host", 21),
     ("ALEXANDER CAVALRY SHIELD", "battalion", 21),
     ("DARIUS CAVALRY Y9", "wedge", 27),
-    # A formation is made of distinct cards: Cavalry cannot be a second red 8 (D1 "elsewhere").
-    ("R8 R2 CAVALRY", "host", 18),
+    # D1 (changed): a wildcard may copy a card of its own formation.  This used to be a Host 18
+    # under the proposed D14 ("never a card of its own formation"), which RULES.md overrules.
+    ("R8 R2 CAVALRY", "battalion", 18),
+    ("G10 G8 CAVALRY", "battalion", 26),  # RULES.md D1's own example: Cavalry as a second G8
+    ("G3 G7 SHIELD", "battalion", 13),    # Shield Bearers as a second green 3, not a 2
 ])
 def test_known_formations(text: str, category: str, total: int) -> None:
     f = best_formation(cards(text))
     assert (f.category, f.sum) == (category, total)
+
+
+@pytest.mark.parametrize("text, mud, category, total, copies", [
+    # The Leader copies the red 10 of its own formation: 10+9+2+10, not 10+9+2+8.
+    ("R10 R9 R2 ALEXANDER", True, "battalion", 31, {"ALEXANDER": "R10"}),
+    # Two wildcards copy the same card (a hand-made side: D2 forbids both Leaders to one player).
+    ("R3 R9 ALEXANDER DARIUS", True, "battalion", 32, {"ALEXANDER": "R10", "DARIUS": "R10"}),
+    ("G10 G8 CAVALRY", False, "battalion", 26, {"CAVALRY": "G8"}),
+])
+def test_a_wildcard_may_copy_a_card_of_its_own_formation(
+        text: str, mud: bool, category: str, total: int, copies: dict[str, str]) -> None:
+    """D1: a wildcard stands for a colour and a value, not for a physical card."""
+    side = cards(text)
+    f = best_formation(side, mud=mud)
+    assert (f.category, f.sum) == (category, total)
+    assert {w.code: t.code for w, t in f.assignments.items()} == copies
+    assert f.key == oracle.best(side, False)
+
+
+def test_a_completion_may_use_a_wildcard_copying_an_added_card() -> None:
+    """The opponent's Cavalry may copy the green 8 they would still add (D1, D8)."""
+    pool = Pool.of(cards("G8 G2 R5"))
+    f = best_completion(cards("G10 CAVALRY"), pool)
+    assert f is not None and (f.category, f.sum) == ("battalion", 26)
+    assert f.added == (BY_CODE["G8"],) and f.assignments[BY_CODE["CAVALRY"]] == BY_CODE["G8"]
 
 
 def test_wildcard_assignment_is_reported() -> None:

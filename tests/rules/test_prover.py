@@ -56,10 +56,27 @@ def _sweep(seed: int, count: int, **options: Any) -> dict[str, int]:
         tally = [v.reason] + [c.code for c in f.cards() if c.is_tactic]
         if f.fog and f.mud:
             tally.append("FOG+MUD")
+        tally.extend(_copies(v, p))
         for key in tally:
             seen[key] = seen.get(key, 0) + 1
         done += 1
     return seen
+
+
+def _copies(v: ClaimVerdict, p: Position) -> list[str]:
+    """What the verdict's wildcards copy (D1): a card of their own formation, or one on the table."""
+    out = []
+    seen = p.face_up()
+    for formation in (v.claimant, v.opponent):
+        if formation is None:
+            continue
+        own = {c for c in formation.cards if c.is_troop} | set(formation.added)
+        for copied in formation.assignments.values():
+            if copied in own:
+                out.append("copies-own")
+            elif copied in seen:
+                out.append("copies-table")
+    return out
 
 
 @pytest.mark.parametrize("name, seed, options", [
@@ -76,6 +93,9 @@ def test_prover_matches_oracle(name: str, seed: int, options: dict[str, Any]) ->
     if options["p_morale"] > 0.5:
         for code in ("ALEXANDER", "DARIUS", "CAVALRY", "SHIELD"):
             assert seen.get(code, 0) >= 50, (name, seen)
+        # D1: wildcards copying a card of their own formation and one seen elsewhere.
+        for code in ("copies-own", "copies-table"):
+            assert seen.get(code, 0) >= 20, (name, seen)
     if options["p_env"] > 0.5:
         for code in ("FOG", "MUD", "FOG+MUD"):
             assert seen.get(code, 0) >= 50, (name, seen)
@@ -144,7 +164,7 @@ def _data() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("case", _data(), ids=lambda c: str(c["name"]))
 def test_hand_checked(case: dict[str, Any]) -> None:
-    p = Position.from_json(case["position"])
+    p = Position.from_json(case["position"], reachable="unreachable" not in case)
     v = prove(p, case["flag"], case["player"])
     expect = case["expect"]
     got = v.to_json()
@@ -166,7 +186,7 @@ def test_data_has_the_rulebook_examples() -> None:
 # -- proof texts --------------------------------------------------------------------------
 @pytest.mark.parametrize("case", _data(), ids=lambda c: str(c["name"]))
 def test_proof_texts(case: dict[str, Any]) -> None:
-    p = Position.from_json(case["position"])
+    p = Position.from_json(case["position"], reachable="unreachable" not in case)
     v = prove(p, case["flag"], case["player"])
     for lang, naming in (("en", "gmt-en"), ("fr", "gmt-fr"), ("fr", "medieval-fr")):
         text = v.proof(lang, naming)  # type: ignore[arg-type]

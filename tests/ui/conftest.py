@@ -88,11 +88,20 @@ def start_app() -> Iterator[Callable[..., Driver]]:
 
     apps: list[Any] = []
 
-    def start(*args: Any, size: tuple[int, int] = (800, 480), **kwargs: Any) -> Driver:
+    def start(make_referee: Callable[..., Any], inputs: dict[str, Any] | None = None,
+              size: tuple[int, int] = (800, 480), **kwargs: Any) -> Driver:
+        """`inputs`: the `Session`'s (frames from a source and a reader, or observations)."""
+        from companion.appliance.eyes import load_reader
+        from companion.appliance.session import Session
+        from companion.ui.prefs import Prefs
+
         EventLoop.ensure_window()
         Window.size = size
         kwargs.setdefault("failsafe", False)
-        app = CompanionApp(*args, **kwargs)
+        prefs = kwargs.get("prefs") or Prefs()
+        session = Session(make_referee(prefs), leds=kwargs.get("leds"),
+                          reader_factory=load_reader, **(inputs or {}))
+        app = CompanionApp(make_referee, session, **kwargs)
         apps.append(app)
         app._run_prepare()
         driver = Driver(app)
@@ -106,3 +115,4 @@ def start_app() -> Iterator[Callable[..., Driver]]:
         for child in list(Window.children):
             Window.remove_widget(child)
         App._running_app = None
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from companion.rules.place import Place
 from companion.rules.cards import BY_CODE
 from companion.vision.observation import Doubt, FlagObservation, Observation
 
@@ -36,7 +37,7 @@ def observations(steps: tuple[Step, ...], calm: int = 5) -> Iterator[Observation
         doubts = ()
         if step.doubt:
             index = len(table[(step.flag, step.side)]) - 1
-            doubts = (Doubt(f"flag {step.flag} {step.side}", BY_CODE[step.code],
+            doubts = (Doubt(Place.parse(f"flag {step.flag} {step.side}"), BY_CODE[step.code],
                             BY_CODE[step.doubt], 0.2, index),)
         flags = tuple(FlagObservation(
             n, "line", tuple(BY_CODE[c] for c in table.get((n, "north"), [])),

@@ -72,7 +72,7 @@ def test_a_recorded_game_with_the_camera_screen(start_app, recorded, artifacts_d
     assert app.view.flag(1).claimable("south")
     ui.shot(artifacts_dir, "table-from-frames")
     # One camera frame per move in the record, each labelled with the table after it.
-    match_id = app.session.referee.match_id
+    match_id, = store.match_ids()          # the one match the appliance recorded
     recorded_frames = list(store.frames(match_id))
     assert len(recorded_frames) == MOVES
     for k, f in enumerate(recorded_frames):

@@ -58,3 +58,56 @@ def test_without_a_deck_it_starts_on_the_camera_screen(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "no enrolled deck" in result.stderr and "Camera screen" in result.stderr
+
+
+def _run(frames: Path, deck: Path, db: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        COMPANION + ["run", "--source", str(frames), "--deck", str(deck), "--db", str(db),
+                     "--size", "800x480", "--quit-after", "90"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _actions(db: Path) -> list[list[str]]:
+    from companion.record.store import MatchStore
+    if not db.exists():
+        return []
+    with MatchStore(db, readonly=True) as store:
+        return [[str(a) for a in store.effective_actions(m)] for m in store.match_ids()]
+
+
+@pytest.mark.slow
+def test_a_killed_appliance_resumes_its_match(tmp_path: Path) -> None:
+    import shutil
+    import signal
+    import time
+
+    deck, _ = render_frames(tmp_path, calm=8, steps=2)   # empty table, R8, then R8 + B2
+    frames = sorted((tmp_path / "frames").iterdir())
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder, part in ((first, frames[:16]), (second, frames[8:])):
+        folder.mkdir()
+        for f in part:
+            shutil.copy(f, folder / f.name)
+    db = tmp_path / "matches.sqlite"
+    env = dict(os.environ, KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
+               COMPANION_DATA=str(tmp_path / "data"))
+    proc = _run(first, deck, db, env)
+    try:
+        deadline = time.monotonic() + 90
+        while _actions(db) != [["S R8@1"]]:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr
+            time.sleep(0.5)
+    finally:
+        proc.send_signal(signal.SIGKILL)     # a power cut mid-match
+        proc.wait()
+    # Restarted with the table as it was (R8), then North plays B2: the same match goes on.
+    proc = _run(second, deck, db, env)
+    try:
+        deadline = time.monotonic() + 90
+        while _actions(db) != [["S R8@1", "N B2@1"]]:
+            assert proc.poll() is None and time.monotonic() < deadline, \
+                (_actions(db), proc.stderr.read() if proc.poll() is not None else "")
+            time.sleep(0.5)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()

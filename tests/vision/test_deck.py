@@ -93,3 +93,28 @@ def test_two_cards_that_look_alike_are_refused(tmp_path: Path) -> None:
     shutil.copy(d / "B4.png", d / "B5.png")
     with pytest.raises(DeckError, match="look the same"):
         enrol(d)
+
+
+def test_crop_card_cuts_one_card_out_straight(tmp_path: Path) -> None:
+    import cv2
+
+    from companion.vision.deck import FACE_H, FACE_W, CardNotFoundError, crop_card
+
+    frame = np.full((1296, 2304, 3), (60, 40, 30), np.uint8)       # dark cloth
+    card = np.full((880, 630, 3), 235, np.uint8)
+    card[40:160, 40:200] = (0, 0, 200)                              # a red mark, top left
+    h, w = 203, 145                                                 # about 2.3 px per mm
+    src = np.float32([[0, 0], [629, 0], [629, 879], [0, 879]])
+    dst = np.float32([[1000, 500], [1000 + w, 510], [990 + w, 510 + h], [990, 500 + h]])
+    warp = cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, dst), (2304, 1296))
+    mask = cv2.warpPerspective(np.full((880, 630), 255, np.uint8),
+                               cv2.getPerspectiveTransform(src, dst), (2304, 1296))
+    frame[mask > 0] = warp[mask > 0]
+    face = crop_card(frame)
+    assert face.shape == (FACE_H, FACE_W, 3)
+    # The red mark is still at the top left: the card was not turned.
+    top_left = face[: FACE_H // 4, : FACE_W // 3].reshape(-1, 3).mean(axis=0)
+    bottom_right = face[-FACE_H // 4:, -FACE_W // 3:].reshape(-1, 3).mean(axis=0)
+    assert top_left[2] > top_left[0] + 40 and abs(bottom_right[2] - bottom_right[0]) < 20
+    with pytest.raises(CardNotFoundError, match="no single card"):
+        crop_card(np.full((1296, 2304, 3), 50, np.uint8))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.rules.place import Place
 from companion.rules.cards import BY_CODE
 from companion.vision.errors import VisionError
 from companion.synth.dataset import write_dataset
@@ -36,7 +37,7 @@ def test_alignment_counts_substitutions_gaps_and_extras() -> None:
 def test_score_separates_flagged_from_silent_mistakes() -> None:
     truth = _obs(("R8", "R9", "R10"))
     s = Score()
-    s.add(_obs(("R8", "R6", "R10"), (Doubt("flag 1 north", C["R6"], C["R9"], 0.1, 1),)), truth)
+    s.add(_obs(("R8", "R6", "R10"), (Doubt(Place.parse("flag 1 north"), C["R6"], C["R9"], 0.1, 1),)), truth)
     assert (s.right, s.doubtful, s.wrong) == (2, 1, 0)
     s.add(_obs(("R8", "R6")), truth)
     assert (s.right, s.wrong, s.missed) == (3, 1, 1)

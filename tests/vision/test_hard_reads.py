@@ -141,10 +141,11 @@ def test_a_drawing_match_without_a_tile_s_black_and_white_is_no_tile(
 
 def _slots(reads: dict[str, list[tuple[str, float]]]) -> list:
     from companion.rules.cards import BY_CODE
-    from companion.vision.pipeline import _Place, _Slot
+    from companion.rules.place import Place
+    from companion.vision.pipeline import _Slot
     from companion.vision.reading import CardRead
 
-    return [_Slot(_Place(where, 1, "north"), 0,
+    return [_Slot(Place.parse(where), 0,
                   CardRead(tuple((BY_CODE[c], v) for c, v in cands), 5.0, 44.0))
             for where, cands in reads.items()]
 

@@ -1,6 +1,6 @@
 """What the screen and the LEDs show, read from the referee's state in one place.
 
-`TableView` is a plain snapshot (no Kivy): the screens and `hw.leds` both follow it, so
+`Display` is a plain snapshot (no Kivy): the screens and `hw.leds` both follow it, so
 a change in the referee's `RefereeState` is adapted here and nowhere else.  Nothing here
 decides anything: every verdict, violation and doubt is the referee's.
 """
@@ -8,10 +8,17 @@ decides anything: every verdict, violation and doubt is the referee's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.rules.cards import Card
 from companion.rules.position import FLAG_COUNT, SIDES, Side
+
+
+if TYPE_CHECKING:
+    from companion.rules.actions import Action
+    from companion.rules.state import GameState
+
+    from .referee import RefereeState
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +66,7 @@ class FlagView:
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
+class Display:
     """One moment of the game as the players should see it."""
 
     flags: tuple[FlagView, ...] = tuple(FlagView(n) for n in range(1, FLAG_COUNT + 1))
@@ -95,7 +102,7 @@ class TableView:
         return self.tactics[SIDES.index(side)]
 
 
-IDLE = TableView(in_game=False)
+IDLE = Display(in_game=False)
 """Between games: nothing on the table, nothing lit."""
 
 
@@ -112,10 +119,8 @@ def _violation_flag(violation: Any) -> int | None:
     return None
 
 
-def table_view(state: Any) -> TableView:
+def display_of(state: RefereeState) -> Display:
     """The view of a referee's `RefereeState` (companion.referee.referee)."""
-    from companion.referee.view import parse_where  # the referee's own reading of `where`
-
     position = state.position
     game = state.game
     flags = []
@@ -135,16 +140,15 @@ def table_view(state: Any) -> TableView:
                                 source=v, reason=v.reason,
                                 params=getattr(v, "params", None)))
     for d in state.doubts:
-        loc = parse_where(d.where)
         problems.append(Problem(
-            "doubt", d.where, flag=loc.flag if loc is not None and loc.flag else None,
-            side=loc.side if loc is not None else None, index=d.index, best=d.best,
+            "doubt", str(d.where), flag=None if d.where.offline else d.where.flag,
+            side=d.where.side, index=d.index, best=d.best,
             second=d.second, source=d))
     verdicts = tuple(Verdict(v.flag, v.player, v.valid, v.reason, v)
                      for v in state.claimability.values())
     scores = state.scores
     waiting = getattr(state, "waiting_for", None)
-    return TableView(
+    return Display(
         flags=tuple(flags), to_move=state.to_move,
         tactics=(game.tactics_played("north"), game.tactics_played("south")),
         offline=(tuple(game.offline("north")), tuple(game.offline("south"))),
@@ -155,7 +159,7 @@ def table_view(state: Any) -> TableView:
         waiting_params=waiting.params if waiting is not None else None)
 
 
-def game_view(game: Any, actions: tuple[Any, ...] = ()) -> TableView:
+def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Display:
     """The view of a rules `GameState` alone (a replayed step of a recorded match)."""
     from companion.rules.prover import claimable
 
@@ -167,7 +171,7 @@ def game_view(game: Any, actions: tuple[Any, ...] = ()) -> TableView:
         flags.append(FlagView(n, tuple(fp.north), tuple(fp.south), tuple(fp.env), fp.claimed,
                               (verdicts[(n, "north")].valid and fp.claimed is None,
                                verdicts[(n, "south")].valid and fp.claimed is None)))
-    return TableView(
+    return Display(
         flags=tuple(flags), to_move=game.to_move,
         tactics=(game.tactics_played("north"), game.tactics_played("south")),
         offline=(tuple(game.offline("north")), tuple(game.offline("south"))),

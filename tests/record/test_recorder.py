@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.record.recorder import open_match
 from companion.record.store import MatchStore
 from companion.referee import GameOver, Referee, RefereeSettings, RoundStarted
 from companion.rules.actions import Claim, Play
 
-from .tables import C, Camera, Table
+from tests.referee.tables import C, Camera, Table
 
 
 def _store_actions(store: MatchStore, match_id: int, round: int = 1) -> list:
@@ -17,23 +18,23 @@ def _store_actions(store: MatchStore, match_id: int, round: int = 1) -> list:
 
 def test_commits_are_recorded_and_corrections_rewrite_the_record(tmp_path: Path) -> None:
     with MatchStore(tmp_path / "m.sqlite") as store:
-        ref = Referee(RefereeSettings(), store)
-        assert ref.match_id is not None
+        ref, rec = open_match(store, RefereeSettings())
+        assert rec.match_id is not None
         cam = Camera(ref)
         t = Table()
         cam.settle(t.lay("south", "R7", 3), misread={"R7": "O7"})
         cam.settle(t.lay("north", "B1", 2), misread={"R7": "O7"})
         cam.settle(t.lay("south", "R1", 1), misread={"R7": "O7"})
-        assert _store_actions(store, ref.match_id) == list(ref.state.actions)
+        assert _store_actions(store, rec.match_id) == list(ref.state.actions)
         ref.correct(0, C("R7"))
-        assert _store_actions(store, ref.match_id) == list(ref.state.actions) == [
+        assert _store_actions(store, rec.match_id) == list(ref.state.actions) == [
             Play("south", C("R7"), 3), Play("north", C("B1"), 2), Play("south", C("R1"), 1)]
         ref.undo_to(2)
-        assert _store_actions(store, ref.match_id) == list(ref.state.actions[:2])
+        assert _store_actions(store, rec.match_id) == list(ref.state.actions[:2])
         # Refused things are in the log too, but never in force.
         t.lift("R1").lay("north", "B2", 2)
         cam.settle(t)  # undo hold: the table differs from the state after the undo
-        kinds = [e.kind for e in store.entries(ref.match_id)]
+        kinds = [e.kind for e in store.entries(rec.match_id)]
         assert "undo" in kinds and "correction" in kinds and "violation" in kinds
 
 
@@ -41,13 +42,13 @@ def test_resume_replays_the_record_and_checks_the_table(tmp_path: Path) -> None:
     db = tmp_path / "m.sqlite"
     t = Table()
     with MatchStore(db) as store:
-        ref = Referee(RefereeSettings(), store)
+        ref, rec = open_match(store, RefereeSettings())
         cam = Camera(ref)
         for side, code, flag in (("south", "R8", 1), ("north", "B2", 2), ("south", "R9", 1)):
             cam.settle(t.lay(side, code, flag))  # type: ignore[arg-type]
-        match_id, before = ref.match_id, ref.state
+        match_id, before = rec.match_id, ref.state
     with MatchStore(db) as store:
-        again = Referee(RefereeSettings(), store, match_id)
+        again, _ = open_match(store, RefereeSettings(), match_id)
         assert again.state.actions == before.actions and again.state.game == before.game
         assert again.state.mode == "holding"
         cam = Camera(again)
@@ -67,7 +68,7 @@ def test_resume_replays_the_record_and_checks_the_table(tmp_path: Path) -> None:
 
 def test_a_match_of_two_rounds(tmp_path: Path) -> None:
     with MatchStore(tmp_path / "m.sqlite") as store:
-        ref = Referee(RefereeSettings(rounds=2, first="north"), store)
+        ref, rec = open_match(store, RefereeSettings(rounds=2, first="north"))
         cam = Camera(ref)
         # Round 1, north first: north's first card, then the breakthrough script from south.
         t2 = Table()
@@ -93,16 +94,16 @@ def test_a_match_of_two_rounds(tmp_path: Path) -> None:
         assert any(isinstance(e, RoundStarted) for e in events)
         assert ref.state.round == 2 and ref.state.to_move == "south"
         cam.settle(Table().lay("south", "P5", 5))
-        assert store.effective_actions(ref.match_id, round=2) == [Play("south", C("P5"), 5)]
+        assert store.effective_actions(rec.match_id, round=2) == [Play("south", C("P5"), 5)]
         # Resuming in round 2 replays round 2 only, with the scores so far.
-        again = Referee(RefereeSettings(), store, ref.match_id)
+        again, _ = open_match(store, RefereeSettings(), rec.match_id)
         assert again.state.round == 2 and again.state.actions == (Play("south", C("P5"), 5),)
         assert dict(again.state.scores) == {"south": 5, "north": 0}
 
 
 def test_a_failing_record_keeps_the_last_legal_state(tmp_path: Path) -> None:
     store = MatchStore(tmp_path / "m.sqlite")
-    ref = Referee(RefereeSettings(), store)
+    ref, rec = open_match(store, RefereeSettings())
     cam = Camera(ref)
     t = Table()
     cam.settle(t.lay("south", "R8", 1))

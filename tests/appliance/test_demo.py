@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from companion.record.store import MatchStore
-from companion.referee.demo import DemoOptions, run_demo, scene_of
-from companion.referee.view import TableView
+from companion.appliance.demo import DemoOptions, run_demo, scene_of
+from companion.referee.table import Table
 from companion.rules.bots import simulate
 from companion.rules.state import Settings
 
@@ -39,10 +39,10 @@ def test_demo_records_what_was_played_and_replays(tmp_path: Path, seed: int) -> 
     with MatchStore(tmp_path / "m.sqlite", readonly=True) as store:
         final = store.replay(result.match_id)[-1]
     truth = simulate(seed, settings=Settings()).final
-    assert TableView.from_state(final) == TableView.from_state(truth)
+    assert Table.from_state(final) == Table.from_state(truth)
     assert final.winner == truth.winner
-    assert TableView.from_observation(scene_of(truth, seed).observation()) == \
-        TableView.from_state(final)  # type: ignore[attr-defined]
+    assert Table.from_observation(scene_of(truth, seed).observation()) == \
+        Table.from_state(final)  # type: ignore[attr-defined]
 
 
 def _demo(db: Path, seed: int) -> subprocess.Popen[bytes]:

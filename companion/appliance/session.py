@@ -1,10 +1,11 @@
 """The worker thread behind the touchscreen: camera, vision and referee, off the Kivy thread.
 
-One thread owns the frame source, the table reader and the referee (which is not
-thread-safe).  Player input from the screen or the buttons is queued to it as calls; every
-new referee state is turned into a `TableView` here, shown on the LEDs here (the one place
-they change), and posted to the UI with `post` (Kivy's `Clock`).  The Kivy thread never waits
-on the camera, the vision or the disk (STYLE habit 11).
+One thread owns the frame source, the eyes (motion test and table reader, `eyes`) and the
+referee (which is not thread-safe).  Player input from the screen or the buttons is queued to
+it as calls; every new referee state is turned into a `Display` here, shown on the LEDs here
+(the one place they change), and posted to the screens with `post` (Kivy's `Clock`), given
+by `attach`.  The Kivy thread never waits on the camera, the vision or the disk (STYLE habit
+11); the screens never see this loop, only what it posts.
 """
 
 from __future__ import annotations
@@ -14,68 +15,68 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.ui.view import TableView, table_view
+from companion.referee.display import Display, display_of
+from companion.referee.referee import Referee, RefereeState
+from companion.vision.capture import Frame, FrameSource
+from companion.vision.observation import Observation
+
+from .eyes import Eyes, Reader
+from .status import Preview, Status
 
 log = logging.getLogger(__name__)
 
 Post = Callable[[Callable[[], None]], None]
+_CAMERA_PAUSE_S = 0.5  # between tries of a camera that stopped (the source backs off further)
 
 
 class SessionError(CompanionError, RuntimeError):
     """A request the worker cannot carry out (no camera to lock, ...)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)   # compared by identity: it holds an image
-class Preview:
-    """A small copy of the latest frame for the calibration screen, with what vision saw."""
+class Lights(Protocol):
+    """The LEDs (`hw.leds.FlagLeds`): they show a `Display`, or nothing (None)."""
 
-    image: np.ndarray                        # RGB rows bottom-up (ready for a Kivy texture)
-    scale: float                             # preview pixels per frame pixel
-    # flag, centre (preview pixels, y down), up (unit vector), preview pixels per mm
-    tiles: tuple[tuple[int, tuple[float, float], tuple[float, float], float], ...]
-    missing: tuple[int, ...]
-    error: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    frames: int = 0
-    read_errors: int = 0
-    last_error: str | None = None
-    ended: bool = False
+    def show(self, state: Display | None) -> None: ...
 
 
 class Session:
     """Runs the referee on its own thread; see the module docstring.
 
-    Inputs, one of: `source` + `reader` (a `FrameSource` and a `TableReader`: frames),
+    Inputs, one of: `source` + `reader` (a `FrameSource` and a table reader: frames),
     `observations` (recorded observations, e.g. a scripted game), or nothing (input only).
+    `reader_factory` makes a reader for a deck file (`use_deck`, after an enrolment).
     `frame_interval`: seconds between recorded frames; their time stamps are `i *
     frame_interval` so the referee's debouncing is the same however fast the machine is;
-    `pace` also sleeps that long between frames, like a camera.
+    `pace` also sleeps that long between frames, like a camera.  The screens `attach`
+    their callbacks before `start`.
     """
 
-    def __init__(self, referee: Any, *, post: Post, on_view: Callable[[TableView], None],
-                 source: Any = None, reader: Any = None,
-                 observations: Iterable[Any] | None = None, leds: Any = None,
+    def __init__(self, referee: Referee, *, source: FrameSource | None = None,
+                 reader: Reader | None = None,
+                 observations: Iterable[Observation] | None = None,
+                 leds: Lights | None = None,
+                 reader_factory: Callable[[Path], Reader] | None = None,
+                 post: Post | None = None, on_view: Callable[[Display], None] | None = None,
                  on_status: Callable[[Status], None] | None = None,
                  on_preview: Callable[[Preview], None] | None = None,
                  frame_interval: float = 0.125, pace: bool = True, live: bool = False) -> None:
         self.referee = referee
-        self._post = post
+        self._post: Post = post or (lambda fn: fn())
         self._on_view = on_view
         self._on_status = on_status
         self._on_preview = on_preview
         self._source = source
-        self._reader = reader
-        self._observations: Iterator[Any] | None = iter(observations) if observations else None
+        self.eyes = Eyes(reader)
+        self._reader_factory = reader_factory
+        self._observations: Iterator[Observation] | None = \
+            iter(observations) if observations else None
         self._leds = leds
         self._interval = frame_interval
         self._pace = pace
@@ -87,29 +88,38 @@ class Session:
         self._frames = 0
         self._errors = 0
         self._last_error: str | None = None
+        self._waiting: str | None = None
         self._ended = source is None and observations is None
         self.want_preview = False
         self.last_frame: np.ndarray | None = None   # read and written on the worker only
-        self._last_obs: Any = None
-        self._motion: Any = None
         self._heartbeat = time.monotonic()
         self._pending = 0
         self._count_lock = threading.Lock()
         self._unsubscribe = referee.subscribe(self._on_state)
 
+    def attach(self, post: Post, on_view: Callable[[Display], None],
+               on_status: Callable[[Status], None] | None = None,
+               on_preview: Callable[[Preview], None] | None = None) -> None:
+        """The screens' callbacks, all run through `post` (on the Kivy thread)."""
+        self._post, self._on_view = post, on_view
+        self._on_status, self._on_preview = on_status, on_preview
+
     # -- on the worker thread -------------------------------------------------------------------
-    def _on_state(self, state: Any) -> None:
-        view = table_view(state)
+    def _on_state(self, state: RefereeState) -> None:
+        view = display_of(state)
         if self._leds is not None:
             try:
                 self._leds.show(view)
             except Exception:  # noqa: BLE001 - a dead LED must not stop the referee
                 log.exception("the LEDs failed to follow the state")
-        self._post(lambda: self._on_view(view))
+        on_view = self._on_view
+        if on_view is not None:
+            self._post(lambda: on_view(view))
 
     def _status(self) -> None:
         if self._on_status is not None:
-            status = Status(self._frames, self._errors, self._last_error, self._ended)
+            status = Status(self._frames, self._errors, self._last_error, self._ended,
+                            self._waiting)
             on_status = self._on_status
             self._post(lambda: on_status(status))
 
@@ -148,59 +158,32 @@ class Session:
             self._frames += 1
             self.referee.feed(obs, t)
             return True
-        frame = self._source.read()
+        assert self._source is not None
+        frame: Frame | None = self._source.read()
         if frame is None:
             return False
+        if self._waiting is not None:  # the camera is back
+            log.info("frame source: frames again after %r", self._waiting)
+            self._waiting = None
+            self._status()
         self._frames += 1
         if self._live:
             t = time.monotonic()
         main = frame.main
-        self.last_frame = main
-        moving = self._moving(frame)
-        if moving and self._last_obs is not None:
-            # A hand over the table: nothing to commit until it settles, so skip the full
-            # read and tell the referee the table moves.
-            self.referee.feed(replace(self._last_obs, motion=True), t)
-            return True
-        if self._reader is None:
-            # No enrolled deck yet: the camera screen and the enrolment still work.
-            self._preview(main, None, None)
-            return True
-        try:
-            obs = self._reader.read(main)
-        except CompanionError as exc:
+        sight, _ = self.eyes.feed(self.referee, frame.lores, lambda: main, t)
+        if sight.frame is not None:
+            self.last_frame = sight.frame
+            self._preview(sight.frame, sight.error)
+        if sight.error is not None:
             # A frame without its tiles (a hand over the QR codes, a bumped camera): say so on
             # the calibration screen and keep going.
             self._errors += 1
-            self._last_error = str(exc)
-            self._preview(main, None, str(exc))
+            self._last_error = sight.error
             if self._errors == 1 or self._errors % 50 == 0:
                 self._status()
-            return True
-        if moving:
-            obs = replace(obs, motion=True)
-        self._last_obs = obs
-        self._preview(main, obs, None)
-        if self._record_frames():
-            # The referee keeps the frame that makes the table stable and saves it, as JPEG,
-            # with the actions it commits (labelled data for `companion vision evaluate`).
-            self.referee.feed(obs, t, frame=main)
-        else:
-            self.referee.feed(obs, t)
-        if self._frames % 25 == 0:
+        elif self._frames % 25 == 0:
             self._status()
         return True
-
-    def _record_frames(self) -> bool:
-        settings = getattr(self.referee, "settings", None)
-        return bool(getattr(settings, "record_frames", False))
-
-    def _moving(self, frame: Any) -> bool:
-        if self._motion is None:
-            from companion.vision.motion import MotionDetector
-            self._motion = MotionDetector()
-        lores = getattr(frame, "lores", None)
-        return bool(self._motion.update(lores)) if lores is not None else False
 
     def lock_camera(self) -> dict[str, Any]:
         """Freeze exposure, white balance and focus (after calibration); on the worker."""
@@ -210,7 +193,9 @@ class Session:
                                "(only the Pi camera has)")
         return dict(lock())
 
-    def _preview(self, frame: np.ndarray, obs: Any, error: str | None) -> None:
+    def _preview(self, frame: np.ndarray, error: str | None) -> None:
+        """The calibration picture, with the tiles as the reader's layout placed them (no
+        second search for the tiles)."""
         if not self.want_preview or self._on_preview is None:
             return
         import cv2
@@ -218,13 +203,20 @@ class Session:
         scale = min(1.0, 800.0 / frame.shape[1])
         small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         tiles: list[tuple[int, tuple[float, float], tuple[float, float], float]] = []
-        try:
-            from companion.vision.tiles import find_tiles
-            for s in find_tiles(frame):
-                tiles.append((s.flag, (s.centre[0] * scale, s.centre[1] * scale), s.up,
-                              s.px_per_mm * scale))
-        except Exception as exc:  # noqa: BLE001 - the preview is a help, never a failure
-            error = error or str(exc)
+        layout = self.eyes.reader.layout if self.eyes.reader is not None else None
+        if layout is not None and error is None:
+            for flag, centre, up, px_per_mm in layout.sightings():
+                tiles.append((flag, (centre[0] * scale, centre[1] * scale), up,
+                              px_per_mm * scale))
+        elif self.eyes.reader is None:
+            # No deck enrolled yet: the camera screen still shows the tiles it can find.
+            try:
+                from companion.vision.tiles import find_tiles
+                for s in find_tiles(frame):
+                    tiles.append((s.flag, (s.centre[0] * scale, s.centre[1] * scale), s.up,
+                                  s.px_per_mm * scale))
+            except CompanionError as exc:
+                error = error or str(exc)
         seen = {t[0] for t in tiles}
         missing = tuple(n for n in range(1, 10) if n not in seen)
         # Colour order and row order converted here, not on the Kivy thread.
@@ -246,14 +238,24 @@ class Session:
             except StopIteration:
                 more = False
             except CompanionError as exc:
-                from companion.vision.errors import EndOfStream
+                from companion.vision.errors import CameraError, EndOfStream
+                more = False
                 if isinstance(exc, EndOfStream):
                     log.info("frame source: %s", exc)   # a recorded source is over
+                elif isinstance(exc, CameraError) and getattr(self._source, "reopens", False):
+                    # The source reopens the camera by itself: say what we wait for and keep
+                    # answering the players meanwhile.
+                    if self._waiting != str(exc):
+                        self._waiting = str(exc)
+                        self._errors += 1
+                        self._last_error = str(exc)
+                        self._status()
+                    self._run_calls(_CAMERA_PAUSE_S)
+                    continue
                 else:
                     self._errors += 1
                     self._last_error = str(exc)
                     log.warning("frame source: %s", exc)
-                more = False
             except Exception as exc:  # noqa: BLE001 - failsafe: the worker must survive
                 log.exception("the referee failed on a frame")
                 self._errors += 1
@@ -284,17 +286,22 @@ class Session:
             self._pending += 1
         self._calls.put((fn, on_done, on_error))
 
-    def set_reader(self, reader: Any) -> None:
-        """Read the table with this reader from now on (a deck just enrolled); on the worker."""
-        old, self._reader = self._reader, reader
-        if old is not None and hasattr(old, "close"):
-            old.close()
+    def set_reader(self, reader: Reader | None) -> None:
+        """Read the table with this reader from now on; call it on the worker."""
+        self.eyes.use(reader)
+
+    def use_deck(self, path: Path) -> None:
+        """Read the table with the deck in `path` from now on (a deck just enrolled); on
+        the worker."""
+        if self._reader_factory is None:
+            raise SessionError("this companion cannot load a new deck while running")
+        self.set_reader(self._reader_factory(path))
 
     @property
     def has_reader(self) -> bool:
-        return self._reader is not None
+        return self.eyes.reader is not None
 
-    def swap_referee(self, referee: Any) -> None:
+    def swap_referee(self, referee: Referee) -> None:
         """Follow another referee from now on (a new game); call it on the worker."""
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -336,9 +343,7 @@ class Session:
         source, self._source = self._source, None
         if source is not None:
             source.close()
-        reader, self._reader = self._reader, None
-        if reader is not None and hasattr(reader, "close"):
-            reader.close()
+        self.eyes.close()
 
     def __enter__(self) -> Session:
         return self

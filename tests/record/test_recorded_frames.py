@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from companion.rules.place import Place
 from companion.cli import main as cli
 from companion.record.export import export_frames
+from companion.record.recorder import open_match
 from companion.record.store import MatchStore
 from companion.referee import Referee, RefereeSettings
 from companion.rules.actions import Play
 from companion.vision.observation import Observation
 
-from .tables import C, Table
+from tests.referee.tables import C, Table
 
 
 class FilmingCamera:
@@ -50,8 +52,8 @@ def _labels(store: MatchStore, match_id: int) -> dict[int, tuple[bytes, Observat
 
 def test_each_commit_saves_its_stable_frame_with_the_confirmed_table(tmp_path: Path) -> None:
     with MatchStore(tmp_path / "m.sqlite") as store:
-        ref = Referee(RefereeSettings(record_frames=True), store)
-        assert ref.match_id is not None
+        ref, rec = open_match(store, RefereeSettings(record_frames=True))
+        assert rec.match_id is not None
         cam = FilmingCamera(ref)
         t = Table()
         cam.settle(t.lay("south", "R7", 3))
@@ -60,8 +62,8 @@ def test_each_commit_saves_its_stable_frame_with_the_confirmed_table(tmp_path: P
         # The players straighten flag 3: the column order changes, the referee is lenient.
         t.sides[(3, "south")].reverse()
         cam.settle(t.lay("north", "B2", 2))
-        labels = _labels(store, ref.match_id)
-        entries = {e.seq: e for e in store.entries(ref.match_id)}
+        labels = _labels(store, rec.match_id)
+        entries = {e.seq: e for e in store.entries(rec.match_id)}
     assert [str(a) for a in ref.state.actions] == ["S R7@3", "N B1@2", "S R8@3", "N B2@2"]
     # One frame per committed action: the frame that made the table stable (after the
     # hand, the third calm frame: stable_frames=3).
@@ -79,11 +81,11 @@ def test_each_commit_saves_its_stable_frame_with_the_confirmed_table(tmp_path: P
 def test_the_label_is_the_players_read_not_the_camera_s(tmp_path: Path) -> None:
     from companion.vision.observation import Doubt
     with MatchStore(tmp_path / "m.sqlite") as store:
-        ref = Referee(RefereeSettings(record_frames=True), store)
-        assert ref.match_id is not None
+        ref, rec = open_match(store, RefereeSettings(record_frames=True))
+        assert rec.match_id is not None
         cam = FilmingCamera(ref)
         t = Table()
-        doubt = Doubt("flag 3 south", C("O7"), C("R7"), 0.1, 0)
+        doubt = Doubt(Place.parse("flag 3 south"), C("O7"), C("R7"), 0.1, 0)
         cam.settle(t.lay("south", "R7", 3), misread={"R7": "O7"}, doubtful=(doubt,))
         assert ref.state.doubts and not ref.state.actions
         ref.confirm(doubt, C("R7"))               # the players say it is R7
@@ -91,8 +93,8 @@ def test_the_label_is_the_players_read_not_the_camera_s(tmp_path: Path) -> None:
         # A misread nobody doubted is committed, then corrected: its frame is left out.
         cam.settle(t.lay("north", "B1", 2), misread={"R7": "O7", "B1": "G1"})
         ref.correct(1, C("B1"))
-        labels = _labels(store, ref.match_id)
-        out = export_frames(store, ref.match_id, tmp_path / "frames")
+        labels = _labels(store, rec.match_id)
+        out = export_frames(store, rec.match_id, tmp_path / "frames")
     assert len(labels) == 2
     label = labels[min(labels)][1]
     assert label.flag(3).south == (C("R7"),)
@@ -104,11 +106,11 @@ def test_the_label_is_the_players_read_not_the_camera_s(tmp_path: Path) -> None:
 
 def test_no_frames_unless_the_setting_asks(tmp_path: Path) -> None:
     with MatchStore(tmp_path / "m.sqlite") as store:
-        ref = Referee(RefereeSettings(), store)
-        assert ref.match_id is not None
+        ref, rec = open_match(store, RefereeSettings())
+        assert rec.match_id is not None
         FilmingCamera(ref).settle(Table().lay("south", "R7", 3))
         assert len(ref.state.actions) == 1
-        assert store.frame_seqs(ref.match_id) == []
+        assert store.frame_seqs(rec.match_id) == []
 
 
 def test_the_referee_loads_without_opencv() -> None:

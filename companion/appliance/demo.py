@@ -36,13 +36,13 @@ from companion.rules.actions import (
 )
 from companion.rules.bots import simulate
 from companion.rules.cards import Card
+from companion.rules.place import Place
 from companion.rules.position import FLAG_COUNT, Side
 from companion.rules.state import GameState, Settings
 from companion.vision.observation import Doubt, Observation
-
-from .events import ActionCommitted, ClaimDecided, Event
-from .referee import Referee
-from .settings import RefereeSettings
+from companion.referee.events import ActionCommitted, ClaimDecided, Event
+from companion.referee.referee import Referee
+from companion.referee.settings import RefereeSettings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -132,21 +132,23 @@ class TruthEyes:
 
 
 class VisionEyes:
-    """The real pipeline on drawn frames: enrol the printing's deck once, then read frames."""
+    """The real pipeline on drawn frames: enrol the printing's deck once, then the
+    appliance's own `Eyes` (motion test, full read) look at each drawn frame."""
 
     def __init__(self, printing_name: str, seed: int, frames_dir: Path | None) -> None:
         try:
+            from companion.synth import printing_named, write_deck_images
             from companion.vision import deck as deck_mod
-            from companion.vision.motion import MotionDetector
             from companion.vision.pipeline import TableReader
-            from companion.synth import SynthError, printing_named, write_deck_images
+
+            from .eyes import Eyes
         except ImportError as exc:
             raise DemoError(f"the vision pipeline cannot be loaded ({exc}); "
                             "--no-vision runs the demo without it") from None
 
         try:
             printing = printing_named(printing_name)
-        except SynthError as exc:
+        except CompanionError as exc:
             raise DemoError(str(exc)) from None
         self.printing = printing
         self.seed = seed
@@ -154,10 +156,8 @@ class VisionEyes:
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-demo-deck-")
         write_deck_images(printing, Path(self._tmp.name))
         self.reader = TableReader(deck_mod.enrol(Path(self._tmp.name)))
-        self.motion = MotionDetector()
-        self.extra_calm = self.motion.settings.settle_frames
-        self.reads = 0
-        self.unreadable = 0
+        self.eyes = Eyes(self.reader)
+        self.extra_calm = self.eyes.settle_frames
         self.count = 0
         self._scene: Scene | None = None
         self._frame: Image | None = None
@@ -178,21 +178,18 @@ class VisionEyes:
         if self.frames_dir is not None:
             self._save(self._main())
         assert self._lores is not None
-        self.last_frame = None
-        if self.motion.update(self._lores):
-            # As the rig's capture loop does: a moving frame is not worth a full read; the
-            # referee is told only that the table moves (which restarts its stability count).
-            return Observation(motion=True)
-        self.reads += 1
-        try:
-            self.last_frame = self._main()
-            return self.reader.read(self.last_frame)
-        except CompanionError as exc:
-            # A frame the pipeline cannot read (tiles hidden): like a moving frame, it
-            # restarts the referee's count; the next frames are read again.
-            self.unreadable += 1
-            log.info("frame %d unreadable: %s", self.count, exc)
-            return Observation(motion=True)
+        sight = self.eyes.look(self._lores, self._main)
+        self.last_frame = sight.frame if sight.error is None else None
+        assert sight.observation is not None    # the eyes have a reader
+        return sight.observation
+
+    @property
+    def reads(self) -> int:
+        return self.eyes.reads
+
+    @property
+    def unreadable(self) -> int:
+        return self.eyes.unreadable
 
     def _main(self) -> Image:
         from companion.synth import render
@@ -208,6 +205,7 @@ class VisionEyes:
                     [cv2.IMWRITE_JPEG_QUALITY, 85])
 
     def close(self) -> None:
+        self.eyes.close()
         self._tmp.cleanup()
 
 
@@ -420,6 +418,7 @@ def _same_but_card(a: Action, b: Action) -> bool:
 
 def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoResult:
     """Play, draw, read, referee and record one seeded game; the comparison at the end."""
+    from companion.record.recorder import open_match
     from companion.record.store import MatchStore
 
     started = time.perf_counter()
@@ -446,18 +445,18 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
         with MatchStore(options.db) as store:
             match_id = _find_match(store, options.seed)
             if match_id is None:
-                referee = Referee(ref_settings, store, header_extra={SEED_TAG: str(options.seed)})
+                referee, recorder = open_match(store, ref_settings,
+                                               extra={SEED_TAG: str(options.seed)})
                 resumed_at = 0
-                out(f"match {referee.match_id}: seed {options.seed}, south plays first")
+                out(f"match {recorder.match_id}: seed {options.seed}, south plays first")
             else:
-                referee = Referee(ref_settings, store, match_id)
+                referee, recorder = open_match(store, ref_settings, match_id)
                 resumed_at = len(referee.state.actions)
                 if tuple(referee.state.actions) != played[:resumed_at]:
                     raise DemoError(f"match {match_id} in {store.path} is not the game of seed "
                                     f"{options.seed}; use another --db")
                 out(f"match {match_id}: seed {options.seed}, resumed after {resumed_at} "
                     "recorded actions")
-            assert referee.match_id is not None
             players = _Players(referee, eyes, options.seed, calm, rest, out)
             # The table as it stands: the referee checks it against the record.
             players.restore(moments[resumed_at - 1].after if resumed_at else
@@ -473,9 +472,14 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
                     out(f"     the referee did not commit {m.action}"
                         + (f": {v[0]}" if v else "")
                         + (f"; waiting for doubts {state.doubts}" if state.doubts else ""))
+                    if v and v[0].reason == "record-error":
+                        # Nothing more can be saved: say so rather than "match saved".
+                        raise DemoError(f"the match record could not be written ({v[0].message}"
+                                        f"); match {recorder.match_id} holds the first {i} "
+                                        "actions only")
                     break
-            recorded = tuple(store.effective_actions(referee.match_id, round=1))
-            match_id = referee.match_id
+            recorded = tuple(store.effective_actions(recorder.match_id, round=1))
+            match_id = recorder.match_id
     finally:
         eyes.close()
     winner = final.winner
@@ -521,31 +525,27 @@ def _players_answer(referee: Referee, seen: Observation,
 
 def _misreads(seen: Observation, scene: Scene) -> list[Doubt]:
     """Each read of `seen` that differs from what lies there, as a doubt settled by the truth."""
-    from .view import TableView
-    got = TableView.from_observation(seen)
-    truth = TableView.from_observation(scene.observation())
+    from companion.referee.table import Table
+    got = Table.from_observation(seen)
+    truth = Table.from_observation(scene.observation())
     out: list[Doubt] = []
     for (loc, cards), (_, real) in zip(got.places(), truth.places()):
-        where = f"offline {loc.side}" if loc.flag == 0 else f"flag {loc.flag} {loc.side}"
         if len(cards) == len(real) + 1:
             # Something read as a card that is not one: the players say there is none.
             # (the last such place: a card read twice is the same card seen again below)
-            out += [Doubt(where, cards[k], None, 0.0, k) for k in range(len(cards))
+            out += [Doubt(loc, cards[k], None, 0.0, k) for k in range(len(cards))
                     if cards[:k] + cards[k + 1:] == real][-1:]
         elif len(cards) == len(real):
-            out += [Doubt(where, a, b, 0.0, k) for k, (a, b) in enumerate(zip(cards, real))
+            out += [Doubt(loc, a, b, 0.0, k) for k, (a, b) in enumerate(zip(cards, real))
                     if a != b]
         # A card the camera missed: nothing to say about a read; the players straighten
         # the cards instead (see run_demo).
     return out
 
 
-def _truth_at(scene: Scene, where: str, index: int) -> Card | None:
-    from .view import TableView, parse_where
-    loc = parse_where(where)
-    if loc is None:
-        return None
-    cards = TableView.from_observation(scene.observation()).cards_at(loc)
+def _truth_at(scene: Scene, where: Place, index: int) -> Card | None:
+    from companion.referee.table import Table
+    cards = Table.from_observation(scene.observation()).cards_at(where)
     return cards[index] if 0 <= index < len(cards) else None
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from companion.rules.cards import Card
+from companion.rules.place import OFFLINE, Place
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 from companion.vision.observation import Observation
 
@@ -21,21 +22,8 @@ if TYPE_CHECKING:
 Tile = Literal["line", "north", "south", "missing"]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Loc:
-    """Where a card lies: at a flag on a side (`flag` 1-9) or off the line (`flag` 0)."""
-
-    flag: int
-    side: Side
-
-    def __str__(self) -> str:
-        if self.flag == 0:
-            return f"off the line ({self.side})"
-        return f"flag {self.flag} {self.side}"
-
-
 @dataclass(frozen=True, slots=True)
-class TableView:
+class Table:
     tiles: tuple[Tile, ...]
     north: tuple[tuple[Card, ...], ...]
     south: tuple[tuple[Card, ...], ...]
@@ -43,13 +31,13 @@ class TableView:
     offline_south: tuple[Card, ...]
 
     @classmethod
-    def from_observation(cls, obs: Observation) -> TableView:
+    def from_observation(cls, obs: Observation) -> Table:
         return cls(tuple(f.tile for f in obs.flags),
                    tuple(f.north for f in obs.flags), tuple(f.south for f in obs.flags),
                    obs.offline_north, obs.offline_south)
 
     @classmethod
-    def from_state(cls, state: GameState) -> TableView:
+    def from_state(cls, state: GameState) -> Table:
         """The table a game state implies; a claimed flag's tile is moved to its winner."""
         position = state.position()
         tiles: list[Tile] = []
@@ -67,18 +55,18 @@ class TableView:
     def offline(self, side: Side) -> tuple[Card, ...]:
         return self.offline_north if side == "north" else self.offline_south
 
-    def cards_at(self, loc: Loc) -> tuple[Card, ...]:
-        return self.offline(loc.side) if loc.flag == 0 else self.side(loc.flag, loc.side)
+    def cards_at(self, loc: Place) -> tuple[Card, ...]:
+        return self.offline(loc.side) if loc.offline else self.side(loc.flag, loc.side)
 
-    def places(self) -> list[tuple[Loc, tuple[Card, ...]]]:
-        out = [(Loc(n, s), self.side(n, s)) for n in range(1, FLAG_COUNT + 1) for s in SIDES]
-        out += [(Loc(0, s), self.offline(s)) for s in SIDES]
+    def places(self) -> list[tuple[Place, tuple[Card, ...]]]:
+        out = [(Place(n, s), self.side(n, s)) for n in range(1, FLAG_COUNT + 1) for s in SIDES]
+        out += [(Place(OFFLINE, s), self.offline(s)) for s in SIDES]
         return out
 
-    def locations(self) -> tuple[dict[Card, Loc], list[tuple[Card, Loc, Loc]]]:
+    def locations(self) -> tuple[dict[Card, Place], list[tuple[Card, Place, Place]]]:
         """Each card's place, and the cards seen in two places (card, first, second)."""
-        where: dict[Card, Loc] = {}
-        twice: list[tuple[Card, Loc, Loc]] = []
+        where: dict[Card, Place] = {}
+        twice: list[tuple[Card, Place, Place]] = []
         for loc, cards in self.places():
             for card in cards:
                 if card in where:
@@ -87,7 +75,7 @@ class TableView:
                     where[card] = loc
         return where, twice
 
-    def replace(self, loc: Loc, index: int, card: Card | None) -> TableView:
+    def replace(self, loc: Place, index: int, card: Card | None) -> Table:
         """The same view with the card at `index` of `loc` read as `card` (None: no card)."""
         cards = list(self.cards_at(loc))
         if not 0 <= index < len(cards):
@@ -97,20 +85,20 @@ class TableView:
         else:
             cards[index] = card
         new = tuple(cards)
-        if loc.flag == 0:
+        if loc.offline:
             if loc.side == "north":
-                return TableView(self.tiles, self.north, self.south, new, self.offline_south)
-            return TableView(self.tiles, self.north, self.south, self.offline_north, new)
+                return Table(self.tiles, self.north, self.south, new, self.offline_south)
+            return Table(self.tiles, self.north, self.south, self.offline_north, new)
         rows = list(self.north if loc.side == "north" else self.south)
         rows[loc.flag - 1] = new
         if loc.side == "north":
-            return TableView(self.tiles, tuple(rows), self.south, self.offline_north,
+            return Table(self.tiles, tuple(rows), self.south, self.offline_north,
                              self.offline_south)
-        return TableView(self.tiles, self.north, tuple(rows), self.offline_north,
+        return Table(self.tiles, self.north, tuple(rows), self.offline_north,
                          self.offline_south)
 
 
-def same_table(expected: TableView, seen: TableView) -> bool:
+def same_table(expected: Table, seen: Table) -> bool:
     """Whether the table seen is the one expected.
 
     Lenient where players are: the order of cards in a column and in an off-line pile is not
@@ -132,20 +120,5 @@ def same_table(expected: TableView, seen: TableView) -> bool:
     return _discards(expected) == _discards(seen)
 
 
-def _discards(view: TableView) -> Counter[Card]:
+def _discards(view: Table) -> Counter[Card]:
     return Counter(c for s in SIDES for c in view.offline(s) if c.family != "guile")
-
-
-def parse_where(where: str) -> Loc | None:
-    """The place a `Doubt.where` names (`flag 4 south`, `offline north`), or `None`."""
-    parts = where.split()
-    try:
-        if len(parts) == 3 and parts[0] == "flag" and parts[2] in SIDES:
-            n = int(parts[1])
-            if 1 <= n <= FLAG_COUNT:
-                return Loc(n, parts[2])
-        if len(parts) == 2 and parts[0] == "offline" and parts[1] in SIDES:
-            return Loc(0, parts[1])
-    except ValueError:
-        return None
-    return None
