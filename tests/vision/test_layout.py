@@ -136,20 +136,18 @@ def _read(scene: Scene, name: str, setup: object = None, rig: object = None,
 
 
 def _found_right(obs: object, truth: object) -> None:
-    """Every card found where it lies, none where none lies, and any card named wrongly
-    flagged as doubtful (naming is the reader's; finding the cards is the zones')."""
-    doubts = {(d.where, d.index) for d in obs.doubtful}          # type: ignore[attr-defined]
+    """Every card found where it lies, in its place's column, and none where none lies.
+
+    Finding the cards is the zones' part; naming them is the reader's, tested on its own
+    (tests/vision/test_pipeline.py, test_zoo.py)."""
     for got, want in zip(obs.flags, truth.flags):                # type: ignore[attr-defined]
         assert got.tile == want.tile
         for side in ("north", "south"):
             g, w = getattr(got, side), getattr(want, side)
             assert len(g) == len(w), f"flag {got.flag} {side}: {g} for {w}"
-            for i, (a, b) in enumerate(zip(g, w)):
-                assert a == b or (f"flag {got.flag} {side}", i) in doubts, \
-                    f"flag {got.flag} {side} #{i}: {a} for {b}, not flagged"
     for side in ("north", "south"):
         got, want = obs.offline(side), truth.offline(side)       # type: ignore[attr-defined]
-        assert sorted(map(str, got)) == sorted(map(str, want)), f"offline {side}"
+        assert len(got) == len(want), f"offline {side}: {got} for {want}"
 
 
 @pytest.mark.parametrize("gap", [-2.0, 0.0, 40.0])
