@@ -1,4 +1,4 @@
-"""`companion deck enrol`, `companion scan` (contract 2) and `companion vision evaluate|synth`.
+"""`companion deck enrol`, `companion scan` (contract 2) and `companion vision evaluate|synth|check`.
 
 Every failure is a `CompanionError` (or an `OSError`) and becomes one line on stderr with exit
 status 2 (see `companion.cli`); OpenCV and numpy are imported inside the handlers only.
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                            "(at least 5 tiles must still be read)")
     scan.set_defaults(handler=_scan)
 
-    vision = sub.add_parser("vision", help="camera pipeline tools: evaluate, synth",
+    vision = sub.add_parser("vision", help="camera pipeline tools: evaluate, synth, check",
                             description="Measure the camera pipeline on labelled frames.")
     vsub = vision.add_subparsers(dest="vision_command", metavar="ACTION")
     ev = vsub.add_parser("evaluate", help="accuracy over a folder of labelled frames",
@@ -82,6 +82,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     sy.add_argument("--deck-images", metavar="DECKDIR",
                     help="also write the printing's card images (for `companion deck enrol`)")
     sy.set_defaults(handler=_synth)
+    ck = vsub.add_parser("check", help="check the rig's set-up from one frame",
+                         description="Say which flag tiles one overhead frame shows, the "
+                                     "camera's scale on the table against what the pipeline "
+                                     "needs, and (with cards at some flags) the tiles' print "
+                                     "scale; or, with --camera, how high a camera may hang.")
+    ck.add_argument("image", metavar="IMAGE", nargs="?")
+    ck.add_argument("--card-width", type=float, default=None, metavar="MM",
+                    help="the deck's card width (default: 63 mm)")
+    ck.add_argument("--camera", nargs=3, type=float, default=None,
+                    metavar=("WIDTH", "HEIGHT", "FOV"),
+                    help="a camera's frame size (px) and horizontal field of view (degrees)")
+    ck.set_defaults(handler=_check)
     vision.set_defaults(handler=_deck_help(vision))
 
 
@@ -111,6 +123,35 @@ def _scan(args: argparse.Namespace) -> int:
     deck = Deck.load(args.deck)
     obs = read_image(args.image, deck, args.allow_missing)
     print(json.dumps(obs.to_json(), indent=args.indent))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from companion.vision import calibration, geometry
+    from companion.vision.errors import VisionError
+    if args.camera is None and args.image is None:
+        raise VisionError("give a frame (IMAGE) or a camera (--camera WIDTH HEIGHT FOV)")
+    if args.camera is not None:
+        w, h, fov = args.camera
+        d = calibration.camera_distance(int(w), int(h), fov)
+        across, down = calibration.table_view_mm()
+        print(f"the picture must show {across / 10:.0f} x {down / 10:.0f} cm of the table and "
+              f"give at least {calibration.min_px_per_cm():.0f} px per cm")
+        if d.possible:
+            print(f"a {int(w)}x{int(h)} camera with {fov:g} degrees across: hang its lens "
+                  f"{d.near_cm:.0f}-{d.far_cm:.0f} cm above the table "
+                  f"({d.px_per_cm_near:.1f} px per cm at {d.near_cm:.0f} cm)")
+        else:
+            print(f"a {int(w)}x{int(h)} camera with {fov:g} degrees across cannot do it: "
+                  f"seeing the whole table ({d.near_cm:.0f} cm up) it gives "
+                  f"{d.px_per_cm_near:.1f} px per cm; use a higher resolution")
+    if args.image is not None:
+        from companion.vision.cvcompat import imread
+        width = args.card_width if args.card_width is not None else geometry.CARD_W
+        if not 40.0 <= width <= 100.0:
+            raise VisionError(f"--card-width {width:g} mm is not a card's width (40-100 mm)")
+        for line in calibration.check(imread(args.image), width).lines(width):
+            print(line)
     return 0
 
 

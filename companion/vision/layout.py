@@ -24,9 +24,10 @@ from companion.rules.position import FLAG_COUNT, Side
 
 from . import geometry
 from .config import load_config
-from .errors import MissingTilesError, NoTilesError
+from .errors import ImageError, MissingTilesError, NoTilesError
 from .observation import TileState
-from .tiles import TileSighting, decode_region, find_tiles, to_gray
+from .tiles import (TileSighting, decode_region, find_by_drawing, find_tiles,
+                    name_by_drawing, tile_drawing, to_gray)
 
 log = logging.getLogger(__name__)
 
@@ -314,6 +315,36 @@ def table_sample(frame: np.ndarray, pose: Pose, anchors: list[Vec]) -> np.ndarra
     return np.median(np.concatenate(samples), axis=0).astype(np.float32)
 
 
+def frame_stretch(sightings: list[TileSighting]) -> float | None:
+    """How much wider than tall the decoded tiles' codes show (px per mm across the frame
+    over px per mm down it, the median over tiles), or None without a decoded tile.
+
+    A frame resized to another aspect ratio than the camera's (a 2304x1296 picture stretched
+    to 8000x8000) draws every square code as a rectangle; a tilted camera only a little."""
+    ratios = []
+    for sg in sightings:
+        if not sg.decoded or len(sg.samples) != 4:
+            continue
+        across, down = [], []
+        for x, y, k in sg.samples:
+            # An edge's midpoint lies straight out from the centre: a horizontal edge's
+            # midpoint above or below it.
+            dx, dy = x - sg.centre[0], y - sg.centre[1]
+            (across if abs(dy) > abs(dx) else down).append(k)
+        if across and down:
+            ratios.append(float(np.mean(across)) / float(np.mean(down)))
+    return float(np.median(ratios)) if ratios else None
+
+
+def _check_stretch(sightings: list[TileSighting]) -> None:
+    stretch = frame_stretch(sightings)
+    limit = float(load_config()["layout"]["max_stretch"])
+    if stretch is not None and not 1 / limit <= stretch <= limit:
+        raise ImageError(
+            f"the frame is stretched: its flag tiles' square codes show {stretch:.2f} times as "
+            "wide as tall; give frames at the camera's own aspect ratio")
+
+
 def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
                           predicted: dict[int, Vec] | None = None,
                           allow_missing: bool = False) -> Layout:
@@ -332,6 +363,7 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
         raise MissingTilesError(
             f"only {len(flags)} of the 9 flag tiles can be read; cannot find "
             + ", ".join(f"BL-FLAG-{n}" for n in missing))
+    _check_stretch(sightings)
     middle = (frame.shape[1] / 2.0, frame.shape[0] / 2.0)
     centres = [s.centre for s in sightings]
     pose = _pose(sightings)
@@ -409,7 +441,7 @@ def _find_unread(gray: np.ndarray, pose: Pose, flag: int, predicted: Vec
             for sgt in decode_region(img):
                 if sgt.flag == flag:
                     return TileSighting(flag, (x0 + sgt.centre[0] / 2, y0 + sgt.centre[1] / 2),
-                                        sgt.up, sgt.px_per_mm / 2)
+                                        sgt.up, sgt.px_per_mm / 2, decoded=True)
         tpl = _tile_template(flag, pose, pose.scale_at(c))
         # A claimed tile near the frame's edge: the frame extended so its drawing still fits.
         ex, ey = max(0, tpl.shape[1] + 1 - crop.shape[1]), max(0, tpl.shape[0] + 1 - crop.shape[0])
@@ -429,6 +461,26 @@ def _find_unread(gray: np.ndarray, pose: Pose, flag: int, predicted: Vec
     return None
 
 
+def _fit_anywhere(gray: np.ndarray, flag: int, px_per_mm: float, up: Vec) -> Vec | None:
+    """Where flag `flag`'s drawing fits best in a grey crop (its centre, px), if it fits."""
+    tpl = tile_drawing(flag, round(px_per_mm, 3), up)
+    th, tw = tpl.shape
+    if gray.shape[0] < th or gray.shape[1] < tw:
+        return None
+    res = cv2.matchTemplate(gray.astype(np.float32), tpl, cv2.TM_CCOEFF_NORMED)
+    _, _, _, (lx, ly) = cv2.minMaxLoc(res)
+    return (lx + tw / 2, ly + th / 2)
+
+
+def _named(gray: np.ndarray, found: TileSighting, flag: int, px_per_mm: float) -> bool:
+    """Whether the drawing at a tile found by its look names `flag`, clearly (at about the
+    local scale `px_per_mm`)."""
+    cfg = load_config()["tiles"]
+    m = name_by_drawing(gray, found.centre, found.up, px_per_mm, 2.0, (0.97, 1.0, 1.03))
+    return m is not None and m.flag == flag and m.score >= cfg["drawing_min_score"] \
+        and m.lead >= cfg["drawing_lead"]
+
+
 def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     """The layout of a BGR frame from a full decode of the nine flag tiles.
 
@@ -437,7 +489,13 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     ones, a tile twice a `DuplicateTileError`.
     """
     gray = to_gray(frame)
-    sightings = find_tiles(frame)
+    sightings = find_tiles(gray)
+    coarse = float(load_config()["tiles"]["drawing_below_px_per_mm"])
+    if len(sightings) < 2 or (len(sightings) < FLAG_COUNT and float(np.median(
+            [s.px_per_mm for s in sightings])) < coarse):
+        # Few codes decode (a webcam's few pixels per module, blurred): the tiles' drawings.
+        found = {s.flag for s in sightings}
+        sightings += [s for s in find_by_drawing(gray) if s.flag not in found]
     predicted: dict[int, Vec] = {}
     if 2 <= len(sightings) < FLAG_COUNT:
         pose = _pose(sightings)
@@ -468,9 +526,13 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
                 if found is None:
                     continue
                 on_line = math.dist(found.centre, predicted[flag]) < 40 * pose.px_per_mm
-                if on_line and _span(frame, pose, found.centre) < 0.5 * typical:
+                if on_line and not found.decoded and \
+                        _span(frame, pose, found.centre) < 0.5 * typical and \
+                        not _named(gray, found, flag, pose.scale_at(found.centre)):
                     # Found by its drawing on the line but without a tile's black and white:
-                    # a glare spot's soft blob.  (A claimed tile may lie half under a card.)
+                    # a glare spot's soft blob, unless the drawing names this very flag (a
+                    # tile under glare still shows its code's and its number's shapes); a
+                    # code read is a tile.  (A claimed tile may lie half under a card.)
                     continue
                 sightings.append(found)
                 if on_line:
@@ -603,7 +665,20 @@ class LayoutTracker:
         for s in decode_region(gray, (x0, y0)):
             if s.flag == tile.flag:
                 return s
-        return None
+        # Too few pixels per module to decode (a webcam): the tile's own drawing, which must
+        # name it clearly where it fits best.
+        cfg_t = load_config()["tiles"]
+        up = (-layout.pose.south[0], -layout.pose.south[1])
+        k = layout.pose.scale_at(tile.anchor)
+        hit = _fit_anywhere(gray, tile.flag, k, up)
+        if hit is None:
+            return None
+        m = name_by_drawing(gray, hit, up, k, 2.0, (0.95, 1.0, 1.05))
+        if m is None or m.flag != tile.flag or m.score < cfg_t["claimed_min_score"] \
+                or m.lead < cfg_t["drawing_lead"]:
+            return None
+        found = m.sighting(up)
+        return replace(found, centre=(found.centre[0] + x0, found.centre[1] + y0), samples=())
 
     def _looks_bare(self, frame: np.ndarray, layout: Layout, centre: Vec) -> bool:
         """Whether the table's own colour shows where the tile was (it has been taken away)."""
@@ -716,6 +791,84 @@ class LayoutTracker:
 
 
 
+
+
+# -- the tile at a zone's near end --------------------------------------------------------------
+def first_card_from(edge_mm: float) -> float:
+    """Where along a flag zone's strip (mm) its first card may begin when its tile's edge lay
+    at `edge_mm` and the tile is not there to show it (claimed, taken away, under a hand):
+    a card may lie a little over where the tile's edge was."""
+    return max(0.0, edge_mm - float(load_config()["layout"]["card_over_tile_mm"]))
+
+
+def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float
+                   ) -> tuple[np.ndarray, float]:
+    """A flag zone's strip with its flag tile's visible part painted as the bare table.
+
+    A zone starts a little inside its tile (`zone_near_mm`), so that a first card laid
+    against the tile's edge, or a little over it, shows its whole top band; the tile's own
+    white and black must not look like a card there.  `refl` is the upright reflectance
+    strip (rows away from the line), `edge_mm` where the tile's edge lies along it, the tile
+    centred across it.  Column by column across the tile, where its black border shows near
+    `edge_mm` (dark, below the tile's white just inside it) nothing lies over the tile's
+    edge there, and the column is painted from the strip's start to just past the border
+    with the table's shade of each row (the strip's outer margins); where a card hides the
+    border it lies over the tile from its top down, and the column is left as it is.
+    `refl` is painted in place and returned with where along the strip (mm) a card may
+    begin: past the border when it shows across `tile_clear_share` of the tile (no card
+    lies over the tile's edge), else the strip's start.
+    """
+    cfg = load_config()["layout"]
+    h, w = refl.shape[:2]
+
+    def px(mm: float) -> int:
+        return int(round(mm * px_per_mm))
+
+    edge = px(edge_mm)
+    search = max(1, px(float(cfg["tile_edge_search_mm"])))
+    lo, hi = max(0, edge - search), min(h, edge + search + 1)
+    half = px(geometry.TILE_W / 2 + float(cfg["tile_edge_search_mm"]))
+    c0, c1 = max(0, w // 2 - half), min(w, w // 2 + half)
+    inset = px(1.5)
+    if hi - lo < 2 or c1 - c0 < 2 or lo < inset:
+        return refl, 0.0
+    top = lo - inset
+    lum = cv2.transform(refl[top:hi, c0:c1], np.full((1, 3), 1 / 3, np.float32))
+    dark_at = np.argmin(lum[inset:], axis=0) + inset           # the border's row, per column
+    cols = np.arange(c1 - c0)
+    dark = lum[dark_at, cols]
+    inside = lum[dark_at - inset, cols]                         # the tile's white above it
+    shows = (dark <= float(cfg["tile_border_dark"])) & \
+        (inside - dark >= float(cfg["tile_border_step"]))
+    if not shows.any():
+        return refl, 0.0
+    clear = float(np.mean(shows)) >= float(cfg["tile_clear_share"])
+    # The border's own corners and the sides' lines: a visible column's neighbours go too.
+    k = max(1, px(1.5)) * 2 + 1
+    near = cv2.dilate(shows.astype(np.uint8)[None, :], np.ones((1, k), np.uint8))[0] > 0
+    margin = max(2, px(4.0))
+    end = min(h, hi + px(float(cfg["tile_rim_mm"])) + 1)
+    table = 0.5 * (refl[:end, :margin].mean(axis=1) + refl[:end, w - margin:].mean(axis=1))
+    # Past the border: the table, or a white rim where the tile was cut wide of it, or a
+    # card laid against it.  Painted down to the first row like the table within
+    # `tile_rim_mm` (a rim and the border's blur go), else to just past the border (a card's
+    # top is left alone).
+    below = cv2.transform(refl[top:end, c0:c1], np.full((1, 3), 1 / 3, np.float32))
+    t_lum = table[top:end].mean(axis=1)[:, None]
+    rim = px(float(cfg["tile_rim_mm"]))
+    after = np.arange(below.shape[0])[:, None] - dark_at[None, :]
+    tablelike = (np.abs(below - t_lum) < float(cfg["tile_border_step"]) / 3) & \
+        (after > 0) & (after <= rim)
+    first = np.where(tablelike.any(axis=0), np.argmax(tablelike, axis=0), dark_at + px(1.0))
+    # A side's line or a corner (no white above a border there): as deep as the border.
+    first = np.where(shows, first, int(np.median(first[shows])))
+    stop = np.where(near, np.minimum(h, top + first + 1), 0)
+    rows = int(stop.max())
+    table = table[:rows]
+    paint = np.arange(rows)[:, None] < stop[None, :]
+    refl[:rows, c0:c1] = np.where(paint[:, :, None], table[:, None, :], refl[:rows, c0:c1])
+    start = float(np.median(top + dark_at[shows])) / px_per_mm if clear else 0.0
+    return refl, start
 
 
 # -- hands over the table ---------------------------------------------------------------------
@@ -832,4 +985,4 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
 
 
 __all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "hand_flags",
-           "layout_from_sightings"]
+           "first_card_from", "frame_stretch", "hide_tile_edge", "layout_from_sightings"]

@@ -141,13 +141,15 @@ class TableReader:
         zones: list[Zone] = []
 
         def add(place: Place, origin: tuple[float, float], side: Side, near: float,
-                far: float, flag: int, key: str, limit: float | None) -> None:
+                far: float, flag: int, key: str, limit: float | None,
+                tile_edge: float | None = None, tile_shown: bool = False) -> None:
             hm = layout.strip_homography(origin, side, -half, near, 2 * half, far - near,
                                          s.px_per_mm)
             white, black = refs[flag - 1]
             places.append(place)
             zones.append(Zone(key, side, not place.offline, hm,
-                              (s.px(2 * half), s.px(far - near)), white, black, limit))
+                              (s.px(2 * half), s.px(far - near)), white, black, limit,
+                              tile_edge, tile_shown))
 
         for t in layout.tiles:
             if not t.seen and t.state != "missing":
@@ -161,8 +163,10 @@ class TableReader:
                               ) / layout.pose.px_per_mm
                     # The claimed tile lies behind this side's cards: where it begins.
                     limit = off - geometry.TILE_H / 2 - near
+                # The zone starts inside the tile's place on the line (its part is hidden).
                 add(Place(t.flag, side), t.anchor, side, near, far,
-                    t.flag, f"{t.flag}{side}", limit)
+                    t.flag, f"{t.flag}{side}", limit, geometry.TILE_H / 2 - near,
+                    t.state == "line" and t.seen)
         # Off-line areas: beyond flag 1 (west) and flag 9 (east), on each player's side.
         centre = float(cfg["offline_centre_mm"])
         near, far = float(cfg["offline_near_mm"]), float(cfg["offline_far_mm"])

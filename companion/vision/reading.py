@@ -605,9 +605,11 @@ def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
 
 
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
-              limit_mm: float | None = None, runs: list[tuple[int, int]] | None = None
+              limit_mm: float | None = None, runs: list[tuple[int, int]] | None = None,
+              start_mm: float = 0.0
               ) -> list[tuple[int, int]]:
-    # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it.
+    # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it;
+    # `start_mm`: no card begins before this (the flag tile's edge, nothing over it).
     """Top-left corners (px) of every card in a strip's column, nearest the line first.
 
     The mask (pixels unlike the table) says roughly where the column runs (`runs`, if
@@ -625,7 +627,12 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     slack = s.px(s.end_slack_mm)
     tops: list[tuple[int, int]] = []
     for a, b in column_runs(mask, s) if runs is None else runs:
-        lo = max(0, a - gap)
+        # Before the mask's start a card's band may be the table's colour, but not before
+        # the flag tile's edge; with the tile's edge clear (`start_mm`) and bare table down
+        # to the column, the first card begins where the mask shows it, within the usual
+        # search (a band over bare table fits some cards' shapes fairly).
+        lo = max(0, a - gap) if start_mm <= 0.0 else \
+            max(s.px(start_mm), a - (s.px(s.top_search_mm) if not tops else gap))
         # A column that runs into a claimed tile lying behind it has no clean end: its last
         # card may lie partly on the tile.
         into_tile = limit_mm is not None and b >= s.px(limit_mm) - s.px(2.0)
@@ -958,7 +965,7 @@ def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:
 
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                table: np.ndarray | None = None, limit_mm: float | None = None,
-               final: bool = True) -> list[CardRead]:
+               final: bool = True, start_mm: float = 0.0) -> list[CardRead]:
     """Every card of the column in an upright reflectance strip, nearest the line first.
 
     With `final` False the reads are only sifted by shape (the colour term of their scores
@@ -971,7 +978,8 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     if not runs:
         return []                  # an empty zone: the commonest case, and the cheapest
     m = Maps.of(refl, s)
-    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs),
+    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs,
+                                                       start_mm),
                                       tpl)
              if _fits_a_card(r, s)]
     # Only a read short of a sure shape may need its top edge (`is_card`).

@@ -130,11 +130,17 @@ def _draw_tile(flag: int, s: float) -> np.ndarray:
     return img
 
 
+@functools.lru_cache(maxsize=FLAG_COUNT)
+def _tile_fine(flag: int) -> np.ndarray:
+    """The tile drawn at the fine resolution every smaller one is reduced from."""
+    return _draw_tile(flag, _DRAW_PX_PER_MM)
+
+
 @functools.lru_cache(maxsize=64)
 def _tile_gray(flag: int, px_per_mm: float) -> np.ndarray:
     if px_per_mm >= _DRAW_PX_PER_MM:
         return _draw_tile(flag, px_per_mm)
-    big = _draw_tile(flag, _DRAW_PX_PER_MM)
+    big = _tile_fine(flag)
     size = (int(round(TILE_W * px_per_mm)), int(round(TILE_H * px_per_mm)))
     return cv2.resize(big, size, interpolation=cv2.INTER_AREA)
 

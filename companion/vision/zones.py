@@ -17,6 +17,7 @@ import numpy as np
 
 from companion.rules.position import SIDES, Side
 
+from .layout import first_card_from, hide_tile_edge
 from .reading import (CardRead, ReadingSettings, Templates, read_strip, reflectance,
                       table_colour, table_margins)
 
@@ -35,6 +36,9 @@ class Zone:
     white: np.ndarray         # the tile's white and black that turn it into reflectance
     black: np.ndarray
     limit: float | None       # where a claimed tile behind the cards begins (mm), if any
+    tile_edge: float | None = None  # where the flag's tile ends (or ended, before it was
+                                    # claimed) along the strip (mm), and ...
+    tile_shown: bool = False        # ... whether it lies there now (`layout.hide_tile_edge`)
 
 
 class StripMaps:
@@ -108,8 +112,14 @@ def read(refl: np.ndarray, margins: Margins, zone: Zone, refs: dict[str, np.ndar
          tpl: Templates, s: ReadingSettings) -> list[CardRead]:
     """The cards of a cut zone, sifted by shape only (the frame's colours are settled later)."""
     ref = refs.get(zone.side) if zone.on_flag else None
+    start = 0.0
+    if zone.tile_edge is not None and zone.tile_shown:
+        # The tile's part of the strip (its margins, outside the tile, are the same).
+        refl, start = hide_tile_edge(refl, zone.tile_edge, s.px_per_mm)
+    elif zone.tile_edge is not None:
+        start = first_card_from(zone.tile_edge)
     table = table_colour(refl, s, ref, margins)
-    return read_strip(refl, tpl, True, table, zone.limit, final=False)
+    return read_strip(refl, tpl, True, table, zone.limit, final=False, start_mm=start)
 
 
 __all__ = ["Margins", "StripMaps", "Zone", "cut", "read", "table_refs"]

@@ -93,3 +93,88 @@ def test_the_first_frame_followed_keeps_the_acquired_line() -> None:
     for a, b in zip(first.tiles, second.tiles):
         assert b.state == a.state
         assert math.dist(a.anchor, b.anchor) < 0.5
+
+
+# -- other cameras, other prints, wherever players put their cards -----------------------------
+def test_a_webcam_frame_finds_every_tile() -> None:
+    # A 1080p webcam over the whole table: ~16 px per cm, ~2 px per code module, blurred
+    # and noisy so that most codes do not decode.
+    from companion.synth import WEBCAM_RIG, Degrade
+
+    scene = sample_scene(table_seed=6)
+    img = render(scene, printing("classic"), 2, Degrade(blur=1.4, noise=4.0, jpeg=75,
+                                                         tilt_deg=4.0, tilt_dir_deg=30.0),
+                 rig=WEBCAM_RIG)
+    assert img.shape == (1080, 1920, 3)
+    layout = acquire(img)
+    assert all(t.seen for t in layout.tiles)
+    assert [t.state for t in layout.tiles] == [f.tile for f in scene.flags]
+    assert layout.pose.px_per_mm == pytest.approx(WEBCAM_RIG.px_per_mm, rel=0.06)
+
+
+def test_a_stretched_frame_is_refused_and_a_larger_one_read() -> None:
+    import cv2
+
+    from companion.vision.errors import ImageError
+
+    img = frame("classic")
+    with pytest.raises(ImageError, match="stretched"):
+        acquire(cv2.resize(img, (4000, 4000), interpolation=cv2.INTER_LINEAR))
+    big = acquire(cv2.resize(img, None, fx=1.6, fy=1.6, interpolation=cv2.INTER_LINEAR))
+    assert [t.state for t in big.tiles] == [t.state for t in acquire(img).tiles]
+    assert big.pose.px_per_mm == pytest.approx(2.3 * 1.6, rel=0.03)
+
+
+def _read(scene: Scene, name: str, setup: object = None, rig: object = None,
+          seed: int = 4) -> tuple[object, object]:
+    from companion.vision.pipeline import TableReader
+
+    from .vision_helpers import deck
+    img = render(scene, printing(name), seed, setup=setup, rig=rig)   # type: ignore[arg-type]
+    with TableReader(deck(name), workers=0) as reader:
+        return reader.read(img), scene.observation()
+
+
+def _found_right(obs: object, truth: object) -> None:
+    """Every card found where it lies, in its place's column, and none where none lies.
+
+    Finding the cards is the zones' part; naming them is the reader's, tested on its own
+    (tests/vision/test_pipeline.py, test_zoo.py)."""
+    for got, want in zip(obs.flags, truth.flags):                # type: ignore[attr-defined]
+        assert got.tile == want.tile
+        for side in ("north", "south"):
+            g, w = getattr(got, side), getattr(want, side)
+            assert len(g) == len(w), f"flag {got.flag} {side}: {g} for {w}"
+    for side in ("north", "south"):
+        got, want = obs.offline(side), truth.offline(side)       # type: ignore[attr-defined]
+        assert len(got) == len(want), f"offline {side}: {got} for {want}"
+
+
+@pytest.mark.parametrize("gap", [-2.0, 0.0, 40.0])
+@pytest.mark.parametrize("name", ["classic", "bold"])
+def test_first_cards_against_the_tile_over_it_or_far_from_it_read_right(gap: float,
+                                                                        name: str) -> None:
+    from companion.synth import Setup
+
+    obs, truth = _read(sample_scene(table_seed=8), name, Setup(first_gap_mm=(gap, gap),
+                                                               askew_deg=2.0))
+    _found_right(obs, truth)
+
+
+@pytest.mark.parametrize("scale", [0.95, 1.0])
+def test_tiles_printed_at_95_to_100_percent_read_right(scale: float) -> None:
+    from companion.synth import Setup
+
+    obs, truth = _read(sample_scene(table_seed=9), "classic",
+                       Setup(first_gap_mm=(0.0, 12.0), tile_scale=(scale, scale)))
+    _found_right(obs, truth)
+
+
+@pytest.mark.parametrize("table_seed", [11, 12, 14, 6, 0])
+def test_bare_off_line_areas_give_no_cards(table_seed: int) -> None:
+    # Wood with its grain and planks (table seeds 11, 12, 14), felt (6) and a laminate (0):
+    # nothing lies beyond the ends of the line, nothing is read there.
+    scene = replace(sample_scene(table_seed=table_seed), offline_north=(), offline_south=())
+    obs, truth = _read(scene, "classic")
+    assert obs.offline_north == () and obs.offline_south == ()   # type: ignore[attr-defined]
+    _found_right(obs, truth)
