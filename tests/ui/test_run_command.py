@@ -31,13 +31,15 @@ def test_a_damaged_deck_is_one_line_and_status_2(capsys, tmp_path: Path) -> None
 
 
 def test_run_on_recorded_frames_with_mock_leds(tmp_path: Path) -> None:
-    deck, _ = render_frames(tmp_path, calm=8, steps=2)   # a second per moment, as at a table
+    # A second per moment, as at a table; 30 s for the run, so that a busy machine still
+    # reads the 24 frames (a quiet one needs about 5 s).
+    deck, _ = render_frames(tmp_path, calm=8, steps=2)
     db = tmp_path / "matches.sqlite"
     env = dict(os.environ, KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
                COMPANION_DATA=str(tmp_path / "data"))
     result = subprocess.run(
         COMPANION + ["run", "--source", str(tmp_path / "frames"), "--deck", str(deck),
-                     "--db", str(db), "--size", "800x480", "--quit-after", "10"],
+                     "--db", str(db), "--size", "800x480", "--quit-after", "30"],
         capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "mock pins" in result.stderr          # the fallback is said, not silent
