@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                         "a deck file.")
     enrol.add_argument("directory", metavar="DIR")
     enrol.add_argument("--out", required=True, metavar="DECKFILE", help="the deck file to write")
+    enrol.add_argument("--card-size", default="63x88", metavar="WxH",
+                       help="the printing's card width and height in mm (default 63x88)")
     enrol.set_defaults(handler=_enrol)
     deck.set_defaults(handler=_deck_help(deck))
 
@@ -73,10 +75,15 @@ def _deck_help(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace]
 
 
 def _enrol(args: argparse.Namespace) -> int:
-    from companion.vision.deck import enrol
-    deck = enrol(args.directory)
+    from companion.vision.deck import enrol, parse_card_size
+    deck = enrol(args.directory, parse_card_size(args.card_size))
     path = deck.save(args.out)
     print(f"enrolled {len(deck.cards)} cards from {args.directory} into {path}")
+    if deck.pairs:
+        print(f"{len(deck.pairs)} pairs of cards look the same in their top band; reads of "
+              f"them will always ask for confirmation (pictures in {deck.pairs_dir(path)}):")
+        for a, b in deck.pairs:
+            print(f"  {a} and {b}")
     return 0
 
 

@@ -25,6 +25,8 @@ from .config import load_config
 # Settings whose name in config.yaml ("reading") is not the field's own.
 _CONFIG_KEYS = {"inset_mm": "band_inset_mm", "coarse_mm": "coarse_cell_mm",
                 "overlap_mm": "tile_overlap_mm"}
+# Settings the enrolled deck gives, not config.yaml.
+_DECK_FIELDS = ("card_w", "card_h")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,12 @@ class ReadingSettings:
     refine_x_mm: float
     colour_weight: float
     colour_cap: float
-    paper_share: float
+    colour_neutral_share: float
+    colour_neutral_max: float
+    colour_ref_min: float
+    colour_gain_max: float
+    colour_doubt: float
+    recolour_min_spread: float
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
@@ -79,6 +86,9 @@ class ReadingSettings:
     card_lead_min: float
     card_sure_shape: float
     fallback_drop: float
+    # The enrolled printing's card size (mm), not a threshold: `sized` sets it from the deck.
+    card_w: float = geometry.CARD_W
+    card_h: float = geometry.CARD_H
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -86,6 +96,8 @@ class ReadingSettings:
         c = load_config()["reading"]
         values: dict[str, object] = {}
         for f in fields(cls):
+            if f.name in _DECK_FIELDS:
+                continue
             raw = c[_CONFIG_KEYS.get(f.name, f.name)]
             values[f.name] = (tuple(float(x) for x in raw) if f.name == "scales"
                               else int(raw) if f.type == "int" else float(raw))
@@ -93,6 +105,18 @@ class ReadingSettings:
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
+
+    def sized(self, card_w: float, card_h: float) -> ReadingSettings:
+        """These settings for cards of the given size (mm): the same object when it is
+        already theirs, so caches keyed on the settings stay warm."""
+        if card_w == self.card_w and card_h == self.card_h:
+            return self
+        return _sized(self, float(card_w), float(card_h))
+
+
+@functools.lru_cache(maxsize=8)
+def _sized(s: ReadingSettings, card_w: float, card_h: float) -> ReadingSettings:
+    return replace(s, card_w=card_w, card_h=card_h)
 
 
 # -- measures -----------------------------------------------------------------------------------
@@ -152,7 +176,7 @@ def _grid(s: ReadingSettings, coarse: bool) -> tuple[np.ndarray, np.ndarray]:
     """Row and column offsets (px, from the card's top-left) of the descriptor's cell centres."""
     cell = s.px(s.coarse_mm if coarse else s.cell_mm)
     x0 = s.px(s.inset_mm)
-    width = s.px(geometry.CARD_W - 2 * s.inset_mm)
+    width = s.px(s.card_w - 2 * s.inset_mm)
     nx = width // cell
     ny = s.px(s.band_mm) // cell
     rows = np.arange(ny) * cell + cell // 2
@@ -288,29 +312,93 @@ def shifted_cells(m: Maps, ys: np.ndarray, lefts: np.ndarray) -> np.ndarray | No
     return None if win is None else win[0].reshape(len(ys) * len(lefts), -1)
 
 
-def hue(m: Maps, top: int, left: int) -> np.ndarray:
-    """Ink-weighted mean opponent colour of a band: the colour a player names."""
-    s = m.s
-    y0, y1 = max(0, top), max(0, top + s.px(s.band_mm))
-    x0, x1 = max(0, left + s.px(s.inset_mm)), max(0, left + s.px(geometry.CARD_W - s.inset_mm))
-    ink_band = m.ink[y0:y1, x0:x1]
-    wgt = ink_band * ink_band
-    tot = float(wgt.sum())
-    if tot < 1e-6:
-        return np.zeros(2, np.float32)
-    band = np.ascontiguousarray(m.refl[y0:y1, x0:x1])
-    # The card's own paper (its least inked pixels) as white: a colour cast or a glare spot
-    # over this card, but not over the tile, then cancels out.
-    flat = ink_band.ravel()
-    n = max(4, int(flat.size * s.paper_share))
-    idx = np.argpartition(flat, n)[:n]
-    pixels = band.reshape(-1, 3)
-    paper = pixels[idx].mean(axis=0)
-    gain = (float(paper.mean()) / paper).astype(np.float32) if float(paper.min()) > 0.2 \
-        else np.ones(3, np.float32)
-    # Gains and opponent channels are linear: weigh the pixels first, then mix three sums.
-    b, g, r = (wgt.ravel() @ pixels) * gain / tot
-    return np.array([r - g, 0.5 * (r + g) - b], np.float32)
+def colour_cells(refl: np.ndarray, top: int, left: int, s: ReadingSettings) -> np.ndarray:
+    """A band's mean colour per cell over the card's whole width (cells x 3, `cell_mm`
+    cells, row-major); a band partly outside the strip takes the strip's edge."""
+    bh, bw = s.px(s.band_mm), s.px(s.card_w)
+    h, w = refl.shape[:2]
+    y0, x0 = max(0, top), max(0, left)
+    y1, x1 = min(h, top + bh), min(w, left + bw)
+    if y1 <= y0 or x1 <= x0:
+        band = np.zeros((bh, bw, 3), np.float32)
+    else:
+        band = refl[y0:y1, x0:x1]
+        if (y1 - y0, x1 - x0) != (bh, bw):
+            band = cv2.copyMakeBorder(np.ascontiguousarray(band), y0 - top, top + bh - y1,
+                                      x0 - left, left + bw - x1, cv2.BORDER_REPLICATE)
+    cell = max(1, s.px(s.cell_mm))
+    small = cv2.resize(np.ascontiguousarray(band, np.float32), (bw // cell, bh // cell),
+                       interpolation=cv2.INTER_AREA)
+    return small.reshape(-1, 3)
+
+
+def _opponent(cells: np.ndarray) -> np.ndarray:
+    """Opponent colour of BGR cells (..., 3): red - green, yellow - blue (grey is 0, 0)."""
+    b, g, r = cells[..., 0], cells[..., 1], cells[..., 2]
+    return np.stack([r - g, 0.5 * (r + g) - b], axis=-1)
+
+
+@dataclass(frozen=True, slots=True)
+class ColourModel:
+    """Where the enrolled printing shows a card's colour, and its own colour reference.
+
+    Learnt from the deck: per class (a Troop value), the cells where its six colours differ
+    (a numeral, a banner, a gem, a border stripe, the whole card) say the colour, and the
+    cells where they do not (stock, frame, the common art) are the card's own reference: a
+    band's colour is measured on the first after scaling its channels so that the second
+    look as they did at enrolment (a cast over this card, another print run's paper).
+    Tactics cards use the Troops' mean layout.  The same code measures the deck and the frame.
+    """
+
+    weights: np.ndarray       # (classes, cells) where the colours differ, each row sums to 1
+    neutral: np.ndarray       # (classes, cells) the reference cells, each row sums to 1 (or 0)
+    reference: np.ndarray     # (classes, 3) the reference cells' enrolled colour
+
+    @classmethod
+    def learn(cls, cells: np.ndarray, class_of: np.ndarray, troop: np.ndarray,
+              s: ReadingSettings) -> ColourModel:
+        """`cells`: (cards, cells, 3) colour cells of every enrolled face; `troop`: per
+        class, whether it is a Troop value (six colours)."""
+        n_cls = int(class_of.max()) + 1
+        opp = _opponent(cells)
+        weights = np.zeros((n_cls, cells.shape[1]), np.float32)
+        neutral = np.zeros_like(weights)
+        for k in range(n_cls):
+            if not troop[k]:
+                continue
+            members = opp[class_of == k]
+            spread = ((members - members.mean(axis=0)) ** 2).sum(axis=2).mean(axis=0)
+            weights[k] = spread / max(float(spread.sum()), 1e-9)
+            calm = spread <= np.quantile(spread, s.colour_neutral_share)
+            # A printing coloured all over (full bleed) has no reference cells to trust.
+            if calm.any() and float(spread[calm].mean()) <= s.colour_neutral_max * float(
+                    spread[~calm].mean() if (~calm).any() else spread.mean()):
+                neutral[k] = calm / float(calm.sum())
+        troops = np.flatnonzero(troop)
+        if len(troops):
+            mean_w = weights[troops].mean(axis=0)
+            mean_n = neutral[troops].mean(axis=0)
+            total = float(mean_n.sum())
+            for k in np.flatnonzero(~troop):
+                weights[k] = mean_w
+                neutral[k] = mean_n / total if total > 0 else 0.0
+        else:
+            weights[:] = 1.0 / cells.shape[1]
+        reference = np.zeros((n_cls, 3), np.float32)
+        for k in range(n_cls):
+            reference[k] = (neutral[k] @ cells[class_of == k].mean(axis=0))
+        return cls(weights, neutral, reference)
+
+    def hue(self, cells: np.ndarray, k: int, s: ReadingSettings) -> np.ndarray:
+        """The colour of a band (its `colour_cells`) read as class `k`: opponent colour where
+        the class shows it, its channels scaled to match the class's reference cells."""
+        gain = np.ones(3, np.float32)
+        if float(self.neutral[k].sum()) > 0:
+            seen = self.neutral[k] @ cells
+            ref = self.reference[k]
+            if float(seen.min()) > s.colour_ref_min and float(ref.min()) > s.colour_ref_min:
+                gain = np.clip(ref / seen, 1.0 / s.colour_gain_max, s.colour_gain_max)
+        return (self.weights[k] @ _opponent(cells * gain)).astype(np.float32)
 
 
 # -- the deck's side ------------------------------------------------------------------------------
@@ -336,6 +424,13 @@ class Templates:
     half_w: tuple[np.ndarray, np.ndarray]   # fine_w cut into the band's left and right halves
     coarse_c: Correlator                    # coarse with coarse_w, folded
     halves_c: tuple[Correlator, Correlator]  # halves with half_w, folded
+    colour: ColourModel                     # where and how the printing shows colour
+    card_w: float                           # the printing's card size (mm)
+    card_h: float
+
+    def settings(self) -> ReadingSettings:
+        """The reading settings for this deck's cards."""
+        return ReadingSettings.load().sized(self.card_w, self.card_h)
 
 
 def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
@@ -353,24 +448,31 @@ def _cell_weights(raw: np.ndarray) -> np.ndarray:
     return (spread / max(float(spread.max()), 1e-6)).astype(np.float32)
 
 
-def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Templates:
+def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
+                    card_size: tuple[float, float] = (geometry.CARD_W, geometry.CARD_H)
+                    ) -> Templates:
     """The deck's descriptors.  Shapes are compared per *class*: a Troop's value (the mean of
     its six colours' bands) or a Tactics card, so the value is read from what differs between
-    values, and the colour from the hue, separately."""
-    s = ReadingSettings.load()
-    fine, coarse, hues, inks = [], [], [], []
+    values, and the colour from where the printing shows it (`ColourModel`), separately.
+    `card_size`: the printing's card width and height (mm)."""
+    s = ReadingSettings.load().sized(*card_size)
+    fine, coarse, cells, inks = [], [], [], []
     zero = np.zeros(1, np.int64)
-    bh, bw = s.px(s.band_mm), s.px(geometry.CARD_W)
+    bh, bw = s.px(s.band_mm), s.px(s.card_w)
     for face in faces_refl:
         m = face_maps(face, s)
         inks.append(_soft(m.ink[:bh, :bw]))
         fine.append(raw_cells(m, zero, zero, False)[0])
         coarse.append(raw_cells(m, zero, zero, True)[0])
-        hues.append(hue(m, 0, 0))
+        cells.append(colour_cells(face, 0, 0, s))
     fine_a, coarse_a = np.array(fine, np.float32), np.array(coarse, np.float32)
     keys = [str(c.value) if c.is_troop else c.code for c in cards]
     classes = sorted(set(keys), key=keys.index)
     class_of = np.array([classes.index(k) for k in keys])
+    troop = np.array([k.isdigit() for k in classes])
+    cells_a = np.array(cells, np.float32)
+    colour = ColourModel.learn(cells_a, class_of, troop, s)
+    hues = np.array([colour.hue(c, int(k), s) for c, k in zip(cells_a, class_of)], np.float32)
     class_raw = np.array([fine_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                          np.float32)
     fw = _cell_weights(class_raw)
@@ -391,9 +493,10 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     halves = (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32))
     half_w = (np.ascontiguousarray(w_left[0]), np.ascontiguousarray(w_right[0]))
     return Templates(cards, _normalise(fine_a * fw).astype(np.float32), coarse_t,
-                     np.array(hues, np.float32), fw, cw, halves, half, class_of, class_ink, {},
+                     hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
-                     (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])))
+                     (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
+                     colour, float(s.card_w), float(s.card_h))
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
@@ -468,6 +571,7 @@ class CardRead:
     shape: np.ndarray | None = None              # per deck card, its shape similarity
     hue: np.ndarray | None = None                # the band's measured colour
     edge: float = 1.0                            # share of its width showing a top edge
+    colour_t: float = 0.0                        # its colour from its own (0) to the next (1)
 
     @property
     def best(self) -> Card:
@@ -514,7 +618,7 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     k = max(3, (s.px(s.close_mm) // 2) | 1)
     closed = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     filled = np.zeros_like(closed)
-    min_area = s.px(geometry.CARD_W) * s.px(s.band_mm) // 8
+    min_area = s.px(s.card_w) * s.px(s.band_mm) // 8
     big = [c for c in cvcompat.find_contours(closed) if cv2.contourArea(c) >= min_area]
     if big:
         cv2.drawContours(filled, big, -1, 1, thickness=cv2.FILLED)
@@ -567,7 +671,7 @@ def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.nd
     edge" and "the right edge less a card's width" is this card's (medians over the band).
     """
     h, w = mask.shape
-    card_w = s.px(geometry.CARD_W)
+    card_w = s.px(s.card_w)
     any_px = mask.any(axis=1)
     left = np.where(any_px, np.argmax(mask, axis=1), w // 2 - card_w // 2).astype(np.float32)
     # The last card pixel of each row: the first of the row mirrored (by OpenCV: numpy's
@@ -617,7 +721,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     s = m.s
     h, w = mask.shape
     gap = s.px(s.gap_mm)
-    card_h = s.px(geometry.CARD_H)
+    card_h = s.px(s.card_h)
     band = s.px(s.band_mm)
     lefts_all = _band_lefts(mask, s)
     step = max(1, s.px(s.scan_step_mm))
@@ -642,9 +746,9 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # (cards are laid centred on their flag's tile, within a few mm, and a claimed
         # tile's line position is a guess): where the mask's edges mislead (a seam in the
         # wood, a shade the table reference missed), the band's own fit finds the card.
-        nominal = (w - s.px(geometry.CARD_W)) // 2
+        nominal = (w - s.px(s.card_w)) // 2
         cell = s.px(s.coarse_mm)
-        reach = max(0, ((w - s.px(geometry.CARD_W)) // 2 - s.px(s.across_edge_mm)) // cell)
+        reach = max(0, ((w - s.px(s.card_w)) // 2 - s.px(s.across_edge_mm)) // cell)
         across = nominal + cell * np.arange(-reach, reach + 1)
         cand = np.stack([lefts_all[0][ys], lefts_all[1][ys]], axis=1)
         prof, lefts = _profile(m, tpl, ys, cand, across)
@@ -813,21 +917,56 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     k = (sl[every, :, best] + sr[every, :, best]).argmax(axis=1)
     tk, lk = tops[every, k], lefts[every, k]
     _second_look(m, tpl, by_class, tk, lk)
-    colours = np.array([hue(m, int(t), int(lf)) for t, lf in zip(tk, lk)], np.float32)
+    colours = np.array([tpl.colour.hue(colour_cells(m.refl, int(t), int(lf), s), int(b), s)
+                        for t, lf, b in zip(tk, lk, best)], np.float32)
     shape = by_class[:, tpl.class_of]                             # (cards read, deck cards)
-    # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
-    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - colours[:, None, :], axis=2),
-                      s.colour_cap)
-    score = shape - s.colour_weight * dist
-    order = np.argsort(-score, axis=1)[:, :5]
-    half_w = s.px(geometry.CARD_W) / 2
+    order, score, between = _ranked(tpl, s, shape, colours)
+    half_w = s.px(s.card_w) / 2
     out = []
     for i in range(n):
         o = order[i]
         sc = score[i]
         cands = tuple((tpl.cards[j], float(sc[j])) for j in o)
         out.append(CardRead(cands, float(tk[i]) / s.px_per_mm,
-                            (float(lk[i]) + half_w) / s.px_per_mm, shape[i], colours[i]))
+                            (float(lk[i]) + half_w) / s.px_per_mm, shape[i], colours[i],
+                            colour_t=float(between[i])))
+    return out
+
+
+def _ranked(tpl: Templates, s: ReadingSettings, shape: np.ndarray, hues: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every deck card's score for reads of shape similarities `shape` (reads x deck cards)
+    and colours `hues` (reads x 2): the five best per read, all scores, and how far each
+    read's colour lies towards its nearest other colour (`_between`)."""
+    # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
+    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
+                      s.colour_cap)
+    score = shape - s.colour_weight * dist
+    order = np.argsort(-score, axis=1)[:, :5]
+    return order, score, _between(tpl, hues, order[:, 0])
+
+
+def _between(tpl: Templates, hues: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """For each read of colour `hues[i]` named `best[i]` (a deck index): where its colour
+    lies between the best card's enrolled colour (0) and that of the nearest card of the same
+    class in another colour (1), along the line joining them; 0 when the class has one colour.
+
+    Near 0.5 the frame cannot tell the two colours apart (a greyscale frame, a strong cast,
+    yellow and orange under warm light): the colour of that read is a guess.
+    """
+    out = np.zeros(len(best), np.float32)
+    for i, b in enumerate(best):
+        same = np.flatnonzero(tpl.class_of == tpl.class_of[b])
+        others = same[same != b]
+        if not len(others):
+            continue
+        hb = tpl.hues[b]
+        d = tpl.hues[others] - hb                                   # (others, 2)
+        length2 = np.maximum((d * d).sum(axis=1), 1e-9)
+        tt = (d @ (hues[i] - hb)) / length2
+        # Two colours the enrolment itself could not tell apart: no colour can decide.
+        tt[length2 <= 1e-8] = 1.0
+        out[i] = float(tt.max())
     return out
 
 
@@ -866,13 +1005,10 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
                 ) -> list[CardRead]:
     """The reads scored again with the colours `hues` (one row each), all at once."""
     shape = np.stack([r.shape for r in reads])                    # type: ignore[misc]
-    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
-                      s.colour_cap)
-    score = shape - s.colour_weight * dist
-    order = np.argsort(-score, axis=1)[:, :5]
+    order, score, between = _ranked(tpl, s, shape, hues)
     return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
-                     r.shape, r.hue, r.edge)
-            for r, o, sc in zip(reads, order, score)]
+                     r.shape, r.hue, r.edge, float(t))
+            for r, o, sc, t in zip(reads, order, score, between)]
 
 
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
@@ -896,6 +1032,12 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
     x = np.array([[*r.hue, 1.0] for r in fit])                             # type: ignore[misc]
     every = np.array([[*reads[i].hue, 1.0] for i in todo])                 # type: ignore[misc]
+    # A frame whose colours hardly differ (greyscale, a cast that swamps them) has nothing
+    # to map from: fitted anyway, the map would send every band to one colour, surely.
+    aim = np.array([tpl.hues[idx[r.best]] for r in fit], np.float64)
+    if float(np.sqrt(x[:, :2].var(axis=0).sum())) < \
+            s.recolour_min_spread * float(np.sqrt(aim.var(axis=0).sum())):
+        return reads
     for _ in range(2):
         y = np.array([tpl.hues[idx[c.best]] for c in
                       (cur[at[id(r)]] for r in fit)], np.float64)
@@ -919,8 +1061,8 @@ def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSett
     """
     h, w = refl.shape[:2]
     top = int(round(top_mm * s.px_per_mm))
-    left = int(round(centre_mm * s.px_per_mm)) - s.px(geometry.CARD_W) // 2
-    x0, x1 = max(0, left + s.px(4.0)), min(w, left + s.px(geometry.CARD_W - 4.0))
+    left = int(round(centre_mm * s.px_per_mm)) - s.px(s.card_w) // 2
+    x0, x1 = max(0, left + s.px(4.0)), min(w, left + s.px(s.card_w - 4.0))
     reach = s.px(s.edge_search_mm)
     if x1 - x0 < s.px(10.0) or top - reach < 2 or top + reach + 1 >= h:
         return 1.0        # too little of the card in the strip, or its edge cut off: no veto
@@ -928,6 +1070,11 @@ def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSett
     # Colour steps, not just brightness: an orange band on a brown table is an edge too.
     step = np.abs(rows[3:] - rows[:-3]).max(axis=2)
     return float((step > s.edge_step).mean(axis=1).max())
+
+
+def colour_unsure(r: CardRead, s: ReadingSettings) -> bool:
+    """Whether the frame could not tell this read's colour from another one's."""
+    return r.colour_t >= s.colour_doubt
 
 
 def is_card(r: CardRead, s: ReadingSettings) -> bool:
@@ -964,7 +1111,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     With `final` False the reads are only sifted by shape (the colour term of their scores
     may still be corrected by `recolour` over the whole frame): `is_card` decides later.
     """
-    s = ReadingSettings.load()
+    s = tpl.settings()
     tab = table_colour(refl, s) if table is None else table
     mask = card_mask(refl, tab, s)
     runs = column_runs(mask, s) if mask.any() else []
@@ -982,6 +1129,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 
 
 __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "column_runs", "edge_cover", "find_tops", "hue", "identify",
+           "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_runs", "edge_cover", "find_tops",
+           "identify",
            "identify_many", "ink", "is_card", "read_strip", "recolour",
            "reflectance", "shifted_cells", "table_colour", "table_margins"]
