@@ -63,6 +63,7 @@ class ReadingSettings:
     colour_gain_max: float
     colour_doubt: float
     recolour_min_spread: float
+    colour_min_vivid: float
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
@@ -389,6 +390,11 @@ class ColourModel:
             reference[k] = (neutral[k] @ cells[class_of == k].mean(axis=0))
         return cls(weights, neutral, reference)
 
+    def vividness(self, cells: np.ndarray, k: int) -> float:
+        """How colourful a band (its `colour_cells`) is where class `k` shows its colour, as
+        the camera gave it (no channel rescaled): a greyscale frame gives none."""
+        return float(np.linalg.norm(self.weights[k] @ _opponent(cells)))
+
     def hue(self, cells: np.ndarray, k: int, s: ReadingSettings) -> np.ndarray:
         """The colour of a band (its `colour_cells`) read as class `k`: opponent colour where
         the class shows it, its channels scaled to match the class's reference cells."""
@@ -425,6 +431,7 @@ class Templates:
     coarse_c: Correlator                    # coarse with coarse_w, folded
     halves_c: tuple[Correlator, Correlator]  # halves with half_w, folded
     colour: ColourModel                     # where and how the printing shows colour
+    vivid: np.ndarray                       # (cards,) each face's `ColourModel.vividness`
     card_w: float                           # the printing's card size (mm)
     card_h: float
 
@@ -473,6 +480,8 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     cells_a = np.array(cells, np.float32)
     colour = ColourModel.learn(cells_a, class_of, troop, s)
     hues = np.array([colour.hue(c, int(k), s) for c, k in zip(cells_a, class_of)], np.float32)
+    vivid = np.array([colour.vividness(c, int(k)) for c, k in zip(cells_a, class_of)],
+                     np.float32)
     class_raw = np.array([fine_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                          np.float32)
     fw = _cell_weights(class_raw)
@@ -496,7 +505,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                      hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
-                     colour, float(s.card_w), float(s.card_h))
+                     colour, vivid, float(s.card_w), float(s.card_h))
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
@@ -572,6 +581,7 @@ class CardRead:
     hue: np.ndarray | None = None                # the band's measured colour
     edge: float = 1.0                            # share of its width showing a top edge
     colour_t: float = 0.0                        # its colour from its own (0) to the next (1)
+    vivid: float = 0.0                           # how colourful its band is (`vividness`)
 
     @property
     def best(self) -> Card:
@@ -917,8 +927,9 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     k = (sl[every, :, best] + sr[every, :, best]).argmax(axis=1)
     tk, lk = tops[every, k], lefts[every, k]
     _second_look(m, tpl, by_class, tk, lk)
-    colours = np.array([tpl.colour.hue(colour_cells(m.refl, int(t), int(lf), s), int(b), s)
-                        for t, lf, b in zip(tk, lk, best)], np.float32)
+    cells = [colour_cells(m.refl, int(t), int(lf), s) for t, lf in zip(tk, lk)]
+    colours = np.array([tpl.colour.hue(c, int(b), s) for c, b in zip(cells, best)], np.float32)
+    vivid = [tpl.colour.vividness(c, int(b)) for c, b in zip(cells, best)]
     shape = by_class[:, tpl.class_of]                             # (cards read, deck cards)
     order, score, between = _ranked(tpl, s, shape, colours)
     half_w = s.px(s.card_w) / 2
@@ -929,7 +940,7 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
         cands = tuple((tpl.cards[j], float(sc[j])) for j in o)
         out.append(CardRead(cands, float(tk[i]) / s.px_per_mm,
                             (float(lk[i]) + half_w) / s.px_per_mm, shape[i], colours[i],
-                            colour_t=float(between[i])))
+                            colour_t=float(between[i]), vivid=vivid[i]))
     return out
 
 
@@ -1007,7 +1018,7 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
     shape = np.stack([r.shape for r in reads])                    # type: ignore[misc]
     order, score, between = _ranked(tpl, s, shape, hues)
     return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
-                     r.shape, r.hue, r.edge, float(t))
+                     r.shape, r.hue, r.edge, float(t), r.vivid)
             for r, o, sc, t in zip(reads, order, score, between)]
 
 
@@ -1035,9 +1046,16 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     # A frame whose colours hardly differ (greyscale, a cast that swamps them) has nothing
     # to map from: fitted anyway, the map would send every band to one colour, surely.
     aim = np.array([tpl.hues[idx[r.best]] for r in fit], np.float64)
-    if float(np.sqrt(x[:, :2].var(axis=0).sum())) < \
+    enrolled = np.array([tpl.vivid[idx[r.best]] for r in fit])
+    seen = np.array([r.vivid for r in fit])
+    keep = (enrolled > 1e-3) & np.array([r.best.is_troop for r in fit])
+    dull = bool(keep.sum() >= s.recolour_min_reads // 2) and float(
+        np.median(seen[keep] / enrolled[keep])) < s.colour_min_vivid
+    if dull or float(np.sqrt(x[:, :2].var(axis=0).sum())) < \
             s.recolour_min_spread * float(np.sqrt(aim.var(axis=0).sum())):
-        return reads
+        # Nor can any read of it name a colour: each is as near the grey of a pale colour
+        # as it would be to any other colour with the frame's colours restored.
+        return [replace(r, colour_t=1.0) if r.hue is not None else r for r in reads]
     for _ in range(2):
         y = np.array([tpl.hues[idx[c.best]] for c in
                       (cur[at[id(r)]] for r in fit)], np.float64)

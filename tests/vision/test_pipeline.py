@@ -79,3 +79,26 @@ def test_fair_reads_are_doubtful_unless_clearly_ahead() -> None:
                  slot(4, [("Y4", 0.90), ("Y6", 0.70)])]     # good: sure
         reader._settle(slots)
     assert [sl.doubt is not None for sl in slots] == [False, True, True, False]
+
+
+@pytest.mark.parametrize("name", ["classic", "bold", "random-11"])
+def test_a_greyscale_frame_gives_doubts_not_colours(name: str) -> None:
+    """A frame without colour cannot say which of a value's six colours a Troop is: every
+    Troop read is a doubt (its value may still be right), never a silent colour."""
+    import cv2
+    grey = cv2.cvtColor(cv2.cvtColor(frame(name), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    obs = TableReader(deck(name)).read(grey)
+    truth = sample_scene().observation()
+    doubtful = {(d.where, d.index) for d in obs.doubtful}
+    troops = doubts = 0
+    for f_obs, f_true in zip(obs.flags, truth.flags):
+        for side in ("north", "south"):
+            for i, card in enumerate(f_obs.side(side)):
+                if not card.is_troop:
+                    continue
+                troops += 1
+                sure = (f"flag {f_obs.flag} {side}", i) not in doubtful
+                doubts += not sure
+                assert not sure or card in f_true.side(side), (f_obs.flag, side, card)
+    assert troops >= 20
+    assert doubts >= troops - 3
