@@ -35,6 +35,77 @@ _MAX_REACH = 272.0                # cards end within the frame (half height is ~
 MARGIN = 0.12                     # table drawn beyond each frame edge, as a fraction of it
 
 
+# -- the camera and the table's set-up -------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Rig:
+    """A camera over the table: its frame size, its scale on the table and its height.
+
+    The frame is centred on flag 5 as on the reference rig; a camera with fewer pixels per
+    mm sees more of the table around the line.
+    """
+
+    name: str
+    width: int
+    height: int
+    px_per_mm: float
+    camera_height_mm: float = CAMERA_HEIGHT_MM
+
+    def __post_init__(self) -> None:
+        if not (320 <= self.width <= 8192 and 180 <= self.height <= 8192):
+            raise SynthError(f"rig {self.name!r}: frame {self.width}x{self.height} is out of range")
+        if not 0.5 <= self.px_per_mm <= 10.0:
+            raise SynthError(f"rig {self.name!r}: {self.px_per_mm} px/mm is out of range 0.5-10")
+        if not 300.0 <= self.camera_height_mm <= 2000.0:
+            raise SynthError(f"rig {self.name!r}: camera {self.camera_height_mm} mm high is out "
+                             "of range 300-2000")
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+
+REFERENCE_RIG = Rig("reference", FRAME_W, FRAME_H, PX_PER_MM)
+"""The reference rig (DESIGN.md): Camera Module 3 at 75-80 cm, 2304x1296, ~23 px/cm."""
+WEBCAM_RIG = Rig("webcam", 1920, 1080, 1.6, 860.0)
+"""A common 1080p USB webcam (about 70 degrees across) high enough to see the line: ~16 px/cm."""
+RIGS = {rig.name: rig for rig in (REFERENCE_RIG, WEBCAM_RIG)}
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """How the players laid the table out, each at the project's standard by default.
+
+    `first_gap_mm`: the range (drawn per column) of the first card's gap to its tile's edge,
+    negative when it lies a little over the tile; `None` keeps the standard 10 mm from the
+    tile's nominal edge.  `tile_scale`: the range of the tiles' print scale (a printer's
+    "fit to page").  `askew_deg`: columns laid up to this many degrees off straight.
+    """
+
+    first_gap_mm: tuple[float, float] | None = None
+    tile_scale: tuple[float, float] = (1.0, 1.0)
+    askew_deg: float = 0.0
+
+    def __post_init__(self) -> None:
+        gap = self.first_gap_mm
+        if gap is not None and not (len(gap) == 2 and -5.0 <= gap[0] <= gap[1] <= 45.0):
+            raise SynthError(f"set-up first_gap_mm={gap!r} is not a range within -5..45 mm")
+        sc = self.tile_scale
+        if not (len(sc) == 2 and 0.85 <= sc[0] <= sc[1] <= 1.05):
+            raise SynthError(f"set-up tile_scale={sc!r} is not a range within 0.85..1.05")
+        if not 0.0 <= self.askew_deg <= 8.0:
+            raise SynthError(f"set-up askew_deg={self.askew_deg!r} is not within 0-8")
+
+    @classmethod
+    def standard(cls) -> Setup:
+        return cls()
+
+    @classmethod
+    def varied(cls) -> Setup:
+        """Tables as players really lay them: first cards from slightly over the tile to 40 mm
+        away, tiles printed at 95-100 %, columns a little askew."""
+        return cls(first_gap_mm=(-2.0, 40.0), tile_scale=(0.95, 1.0), askew_deg=3.0)
+
+
 # -- degradations ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Degrade:
@@ -63,6 +134,8 @@ class Degrade:
     jpeg: int = 0                         # JPEG quality, 0 = none
     hand: Hand | None = None              # an arm over the table (not in the ground truth)
     barrel: float = 0.0                   # lens distortion k1: > 0 barrel, < 0 pincushion
+    warm: float = 0.0                     # warm (tungsten) light, 0-1: blue falls, red rises
+    grey: bool = False                    # a greyscale camera: no colour at all
 
     def __post_init__(self) -> None:
         checks = [
@@ -73,7 +146,7 @@ class Degrade:
             ("noise", 0.0 <= self.noise <= 40.0), ("jpeg", self.jpeg == 0 or 5 <= self.jpeg <= 100),
             ("cast", len(self.cast) == 3 and all(0.4 <= g <= 1.6 for g in self.cast)),
             ("shift_mm", len(self.shift_mm) == 2 and all(abs(v) <= 60 for v in self.shift_mm)),
-            ("barrel", abs(self.barrel) <= 0.2)]
+            ("barrel", abs(self.barrel) <= 0.2), ("warm", 0.0 <= self.warm <= 1.0)]
         for name, ok in checks:
             if not ok:
                 raise SynthError(f"degradation {name}={getattr(self, name)!r} is out of range")
@@ -120,9 +193,9 @@ class Degrade:
 
 # -- cached pieces --------------------------------------------------------------------------
 @functools.lru_cache(maxsize=8)
-def _card_mask(s: float) -> np.ndarray:
+def _card_mask(s: float, card_w: float = CARD_W, card_h: float = CARD_H) -> np.ndarray:
     """The card's outline with rounded corners at `s` px/mm (uint8 0/255, antialiased)."""
-    w, h = int(round(CARD_W * s)), int(round(CARD_H * s))
+    w, h = int(round(card_w * s)), int(round(card_h * s))
     big = 4
     m = np.zeros((h * big, w * big), np.uint8)
     r = int(round(CARD_CORNER_MM * s * big))
@@ -214,7 +287,7 @@ def _bake(img: np.ndarray, mask: np.ndarray, s: float, shadow: float) -> np.ndar
 @functools.lru_cache(maxsize=320)
 def _card_sprite(printing: Printing, code: str, s: float, turned: bool) -> np.ndarray:
     face = card_face(printing, code, s)
-    mask = _card_mask(s)
+    mask = _card_mask(s, printing.card_w, printing.card_h)
     if turned:
         face, mask = face[::-1, ::-1], mask[::-1, ::-1]
     return _bake(face, mask, s, 0.3)
@@ -259,20 +332,22 @@ class _Placed:
 
 
 def _column(cards: tuple[Card, ...], x: float, side: Side, seed: int, key: tuple[int, ...],
-            near: float, reach: float) -> list[_Placed]:
+            near: float, reach: float, card_h: float = CARD_H, skew_deg: float = 0.0
+            ) -> list[_Placed]:
     """A column of cards from `near` mm off the line towards `side`'s player, in echelon.
 
     Usually the standard echelon; sometimes a looser one or (for two cards or fewer) cards
-    side by side without overlap, as players do lay them.
+    side by side without overlap, as players do lay them.  `skew_deg` turns the whole column
+    about its first card's near edge.
     """
     n = len(cards)
     if n == 0:
         return []
     col = np.random.default_rng([seed, *key])
     u = col.random()
-    fit = (reach - near - CARD_H) / max(n - 1, 1)
-    if u < 0.15 and n * CARD_H + (n - 1) * 8.0 + near <= reach:
-        step = CARD_H + float(col.uniform(2.0, 8.0))       # no overlap
+    fit = (reach - near - card_h) / max(n - 1, 1)
+    if u < 0.15 and n * card_h + (n - 1) * 8.0 + near <= reach:
+        step = card_h + float(col.uniform(2.0, 8.0))       # no overlap
     elif u < 0.35:
         step = float(col.uniform(ECHELON_STEP + 2, ECHELON_STEP + 10))
     else:
@@ -281,36 +356,53 @@ def _column(cards: tuple[Card, ...], x: float, side: Side, seed: int, key: tuple
     sign = -1.0 if side == "north" else 1.0
     turn = 180.0 if side == "north" else 0.0
     out = []
+    lean = math.tan(math.radians(skew_deg))
     for i, card in enumerate(cards):
         r = np.random.default_rng([seed, *key, i, ALL_CARDS.index(card)])
         dx, dy, da = r.uniform(-3.0, 3.0), r.uniform(-1.5, 1.5), r.uniform(-3.0, 3.0)
-        y = sign * (near + i * step + CARD_H / 2 + dy)
-        out.append(_Placed(card, x + dx, y, turn + da))
+        along = i * step + card_h / 2 + dy
+        y = sign * (near + along)
+        # A skewed column drifts east (positive skew) as it runs towards its player; its
+        # cards turn with it (on screen, positive angles turn anticlockwise).
+        out.append(_Placed(card, x + dx + along * lean, y, turn + da + sign * skew_deg))
     return out
 
 
-def _layout(scene: Scene, seed: int) -> tuple[list[tuple[int, float, float, float]],
-                                              list[_Placed]]:
-    """Where every tile (flag, x, y, angle) and card lies, in table mm, in drawing order."""
+def _layout(scene: Scene, seed: int, card_h: float = CARD_H, setup: Setup | None = None
+            ) -> tuple[list[tuple[int, float, float, float, float]], list[_Placed]]:
+    """Where every tile (flag, x, y, angle, print scale) and card lies, in table mm, in
+    drawing order."""
+    setup = Setup() if setup is None else setup
     tiles = []
     cards: list[_Placed] = []
     for f in scene.flags:
         r = np.random.default_rng([seed, 0x711E, f.flag])
         nx = (f.flag - 5) * FLAG_PITCH
         jx, jy, ja = r.uniform(-4, 4), r.uniform(-3, 3), r.uniform(-3, 3)
+        # The set-up's own draws come from their own generator: a standard set-up draws
+        # nothing, so its tables stay exactly as they were.
+        su = np.random.default_rng([seed, 0x5E7B, f.flag])
+        lo, hi = setup.tile_scale
+        scale = float(su.uniform(lo, hi)) if hi > lo else lo
         if f.tile == "line":
-            tiles.append((f.flag, nx + jx, jy, ja))
+            tiles.append((f.flag, nx + jx, jy, ja, scale))
         elif f.tile in ("north", "south"):
             sign = -1.0 if f.tile == "north" else 1.0
             tiles.append((f.flag, nx + 2 * jx, sign * (CLAIMED_OFFSET + r.uniform(-4, 2)),
-                          2 * ja))
+                          2 * ja, scale))
         for k, side in enumerate(SIDES):
-            cards += _column(f.side(side), nx + jx, side, seed, (f.flag, k), NEAR_EDGE,
-                             ZONE_DEPTH - 2.0)
+            near = NEAR_EDGE
+            if setup.first_gap_mm is not None:
+                # From this tile's own edge (it lies jy off the line, printed at `scale`).
+                edge = TILE_H * scale / 2 + (jy if side == "south" else -jy)
+                near = edge + float(su.uniform(*setup.first_gap_mm))
+            skew = float(su.uniform(-setup.askew_deg, setup.askew_deg)) if setup.askew_deg else 0.0
+            cards += _column(f.side(side), nx + jx, side, seed, (f.flag, k), near,
+                             ZONE_DEPTH - 2.0, card_h, skew)
     for k, side in enumerate(SIDES):
         x = OFFLINE_X if side == "north" else -OFFLINE_X
         cards += _column(scene.offline(side), x, side, seed, (10, k), OFFLINE_NEAR,
-                         _MAX_REACH)
+                         _MAX_REACH, card_h)
     return tiles, cards
 
 
@@ -373,7 +465,7 @@ def _draw_hand(img: np.ndarray, parts_px: list[np.ndarray], width_px: float,
 
 
 @functools.lru_cache(maxsize=3)
-def _compose(scene: Scene, printing: Printing, w: int, h: int
+def _compose(scene: Scene, printing: Printing, w: int, h: int, s: float, setup: Setup
              ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
     """The table with its tiles and cards, before hands and camera faults, with a margin.
 
@@ -382,7 +474,6 @@ def _compose(scene: Scene, printing: Printing, w: int, h: int
     table (never a mirrored or smeared edge) at the frame's borders.
     """
     assert scene.table_seed is not None
-    s = PX_PER_MM * w / FRAME_W
     mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
     cw, ch = w + 2 * mx, h + 2 * my
     canvas = _table(scene.table_seed, cw, ch).copy()
@@ -390,9 +481,9 @@ def _compose(scene: Scene, printing: Printing, w: int, h: int
     def at(x: float, y: float) -> tuple[float, float]:
         return cw / 2 + x * s, ch / 2 + y * s
 
-    tiles, cards = _layout(scene, scene.table_seed)
-    for flag, x, y, angle in tiles:
-        _paste(canvas, _tile_sprite(flag, s), *at(x, y), angle)
+    tiles, cards = _layout(scene, scene.table_seed, printing.card_h, setup)
+    for flag, x, y, angle, scale in tiles:
+        _paste(canvas, _tile_sprite(flag, s), *at(x, y), angle, scale)
     for c in cards:
         turned = abs(c.angle) > 90
         sprite = _card_sprite(printing, c.card.code, s, turned)
@@ -404,8 +495,8 @@ def _compose(scene: Scene, printing: Printing, w: int, h: int
         hx, hy = (c * pw + n * ph) / 2, (n * pw + c * ph) / 2
         return (x - hx, y - hy, x + hx, y + hy)
 
-    boxes = [extent(x, y, TILE_W, TILE_H, a) for _, x, y, a in tiles]
-    boxes += [extent(c.x, c.y, CARD_W, CARD_H, c.angle) for c in cards]
+    boxes = [extent(x, y, TILE_W * k, TILE_H * k, a) for _, x, y, a, k in tiles]
+    boxes += [extent(c.x, c.y, printing.card_w, printing.card_h, c.angle) for c in cards]
     if not boxes:
         return canvas, (w / 2 - 1, h / 2 - 1, w / 2 + 1, h / 2 + 1)
     mm = np.array(boxes)
@@ -415,7 +506,8 @@ def _compose(scene: Scene, printing: Printing, w: int, h: int
 
 
 def _homography(d: Degrade, w: int, h: int, s: float,
-                content: tuple[float, float, float, float]) -> np.ndarray | None:
+                content: tuple[float, float, float, float],
+                camera_height_mm: float = CAMERA_HEIGHT_MM) -> np.ndarray | None:
     """Table image -> camera image: tilt (kept centred), rotation, scale and shift.
 
     A camera that tilts or turns is re-aimed by whoever sets up the rig so that the table
@@ -424,7 +516,7 @@ def _homography(d: Degrade, w: int, h: int, s: float,
     """
     if (d.tilt_deg == 0 and d.rotate_deg == 0 and d.scale == 1.0 and d.shift_mm == (0.0, 0.0)):
         return None
-    f = CAMERA_HEIGHT_MM * s                        # focal length in px of this frame
+    f = camera_height_mm * s                        # focal length in px of this frame
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
     t = math.radians(d.tilt_deg)
     axis = np.array([math.cos(math.radians(d.tilt_dir_deg)),
@@ -477,14 +569,19 @@ def _lens_lookup(k1: float, to_canvas: np.ndarray, w: int, h: int
 def _light(frame: np.ndarray, d: Degrade, rng: np.random.Generator) -> np.ndarray:
     """Uneven light, vignette, exposure and colour cast as one gain map; then the glare."""
     h, w = frame.shape[:2]
-    if d.light or d.vignette or d.exposure != 1.0 or d.cast != (1.0, 1.0, 1.0):
+    cast = np.array(d.cast, np.float32)
+    if d.warm:
+        # Tungsten light against a white balance set for daylight: blue falls, red rises.
+        cast *= np.array([1.0 - 0.55 * d.warm, 1.0 - 0.12 * d.warm, 1.0 + 0.25 * d.warm],
+                         np.float32)
+    if d.light or d.vignette or d.exposure != 1.0 or d.cast != (1.0, 1.0, 1.0) or d.warm:
         sw, sh = 64, 36
         yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
         u, v = (xx + 0.5) / sw - 0.5, (yy + 0.5) / sh - 0.5
         a = math.radians(d.light_dir_deg)
         grad = 1.0 - d.light * (0.5 + (math.cos(a) * u + math.sin(a) * v))
         vig = 1.0 - d.vignette * np.clip((u * u + v * v) / 0.5, 0, 1) ** 1.2
-        gain = (grad * vig * d.exposure)[:, :, None] * np.array(d.cast, np.float32)[None, None]
+        gain = (grad * vig * d.exposure)[:, :, None] * cast[None, None]
         g8 = np.clip(gain * 128.0, 0, 255).astype(np.uint8)
         g8 = cv2.resize(g8, (w, h), interpolation=cv2.INTER_LINEAR)
         frame = cv2.multiply(frame, g8, scale=1 / 128.0)
@@ -522,46 +619,67 @@ class Placement:
     angle: float         # 0 = upright (north at the top), 180 = a north card
 
 
-def placements(scene: Scene, seed: int = 0, size: tuple[int, int] = (FRAME_W, FRAME_H)
-               ) -> tuple[Placement, ...]:
-    """Where `render(scene, _, seed, size=size)` lays each tile and card, before degradation.
+def _frame_scale(size: tuple[int, int] | None, rig: Rig | None
+                 ) -> tuple[int, int, float, Rig]:
+    """The frame's size and its px per table mm: the rig's frame, or `size` showing the same
+    view of the table at another resolution."""
+    rig = REFERENCE_RIG if rig is None else rig
+    if not isinstance(rig, Rig):
+        raise SynthError(f"a rig must be a Rig, not {type(rig).__name__}")
+    w, h = rig.size if size is None else size
+    return w, h, rig.px_per_mm * w / rig.width, rig
+
+
+def placements(scene: Scene, seed: int = 0, size: tuple[int, int] | None = None,
+               printing: Printing | None = None, rig: Rig | None = None,
+               setup: Setup | None = None) -> tuple[Placement, ...]:
+    """Where `render(scene, printing, seed, size=size, rig=rig, setup=setup)` lays each tile
+    and card, before degradation.
 
     For evaluation and tests (per-card boxes, tile crops); drawing order, tiles first.
     """
-    w, h = size
-    s = PX_PER_MM * w / FRAME_W
+    w, h, s, _ = _frame_scale(size, rig)
+    card_h = printing.card_h if printing is not None else CARD_H
     tiles, cards = _layout(scene, seed_words(scene.table_seed if scene.table_seed is not None
-                                             else seed))
-    out = [Placement(f"tile {flag}", w / 2 + x * s, h / 2 + y * s, a) for flag, x, y, a in tiles]
+                                             else seed), card_h, setup)
+    out = [Placement(f"tile {flag}", w / 2 + x * s, h / 2 + y * s, a)
+           for flag, x, y, a, _ in tiles]
     out += [Placement(c.card.code, w / 2 + c.x * s, h / 2 + c.y * s, c.angle) for c in cards]
     return tuple(out)
 
 
 def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | None = None,
-           size: tuple[int, int] = (FRAME_W, FRAME_H)) -> np.ndarray:
+           size: tuple[int, int] | None = None, rig: Rig | None = None,
+           setup: Setup | None = None) -> np.ndarray:
     """The overhead frame of `scene` (BGR uint8, `size` = (width, height)), reproducibly.
 
     `seed` draws the table and the cards' lie unless `scene.table_seed` fixes them, and the
-    sensor's noise.  A smaller `size` draws the same table at a lower resolution, cheaply.
+    sensor's noise.  `rig` is the camera (default: the reference rig, whose frame is the
+    default size); a smaller `size` draws the same view at a lower resolution, cheaply.
+    `setup` is how the players laid the table out (default: the standard set-up).
+    Cards are laid at the printing's own size.
     """
     if not isinstance(scene, Scene):
         raise SynthError(f"render needs a Scene, not {type(scene).__name__}")
     if not isinstance(printing, Printing):
         raise SynthError(f"render needs a Printing, not {type(printing).__name__}")
-    w, h = size
+    w, h, s, rig = _frame_scale(size, rig)
     if not (32 <= w <= 8192 and 18 <= h <= 8192):
         raise SynthError(f"frame size {size!r} is out of range")
+    setup = Setup() if setup is None else setup
+    if not isinstance(setup, Setup):
+        raise SynthError(f"render's setup must be a Setup, not {type(setup).__name__}")
     d = degrade if degrade is not None else Degrade.none()
     if not isinstance(d, Degrade):
         raise SynthError(f"render's degrade must be a Degrade, not {type(d).__name__}")
     seed = seed_words(seed)
     rng = np.random.default_rng([seed, 0xF4A3E])
     layout_seed = seed_words(scene.table_seed) if scene.table_seed is not None else seed
-    s = PX_PER_MM * w / FRAME_W
-    k = w / FRAME_W                                   # degradations scale with the frame
+    k = w / rig.width * (rig.px_per_mm / PX_PER_MM)   # degradations scale with the frame
     mx, my = int(round(MARGIN * w)), int(round(MARGIN * h))
-    canvas, content = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h)
-    hm = _homography(d, w, h, s, content)
+    canvas, content = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h,
+                               s, setup)
+    hm = _homography(d, w, h, s, content, rig.camera_height_mm)
     to_canvas = np.array([[1.0, 0, mx], [0, 1.0, my], [0, 0, 1.0]])
     if hm is not None:
         to_canvas = to_canvas @ np.linalg.inv(hm)
@@ -606,6 +724,8 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
         ox, oy = int(rng.integers(64)), int(rng.integers(64))
         frame = cv2.addWeighted(frame, 1.0, bank[oy:oy + h, ox:ox + w], d.noise * k / 16.0, 0,
                                 dtype=cv2.CV_8U)
+    if d.grey:
+        frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     if d.jpeg:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(d.jpeg)])
         if not ok:
@@ -615,9 +735,11 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
 
 
 def render_lores(scene: Scene, printing: Printing, seed: int = 0,
-                 degrade: Degrade | None = None) -> np.ndarray:
+                 degrade: Degrade | None = None, rig: Rig | None = None,
+                 setup: Setup | None = None) -> np.ndarray:
     """The same table at the low-resolution stream's size (`LORES_W`x`LORES_H`), cheaply."""
-    return render(scene, printing, seed, degrade, size=(LORES_W, LORES_H))
+    return render(scene, printing, seed, degrade, size=(LORES_W, LORES_H), rig=rig, setup=setup)
 
 
-__all__ = ["Degrade", "Placement", "placements", "render", "render_lores"]
+__all__ = ["Degrade", "Placement", "REFERENCE_RIG", "RIGS", "Rig", "Setup", "WEBCAM_RIG",
+           "placements", "render", "render_lores"]
