@@ -94,6 +94,7 @@ class Deck:
     card_size: CardSize = DEFAULT_SIZE        # the printing's card, width and height (mm)
     # Cards whose top bands this printing does not tell apart: their reads are always doubts.
     pairs: tuple[tuple[str, str], ...] = ()
+    stock: np.ndarray | None = None           # the colour ink is measured from (`stock_colour`)
     _templates: Templates | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -104,7 +105,9 @@ class Deck:
     def templates(self) -> Templates:
         if self._templates is None:
             self._templates = build_templates(
-                self.cards, [face_reflectance(f) for f in self.faces], self.card_size)
+                self.cards, [face_reflectance(f) for f in self.faces], self.card_size,
+                self.stock)
+            self.stock = self._templates.stock
         return self._templates
 
     def face(self, card: Card | str) -> np.ndarray:
@@ -124,7 +127,8 @@ class Deck:
                                 codes=np.array([c.code for c in self.cards]), faces=self.faces,
                                 px_per_mm=np.array(self.px_per_mm), source=np.array(self.source),
                                 card_size=np.array(self.card_size, np.float64),
-                                pairs=np.array([f"{a}-{b}" for a, b in self.pairs], dtype=str))
+                                pairs=np.array([f"{a}-{b}" for a, b in self.pairs], dtype=str),
+                                stock=self.templates.stock)
         pics = self.pairs_dir(p)
         if pics.is_dir():
             for old in pics.glob("*.png"):
@@ -158,6 +162,7 @@ class Deck:
                 if fmt != FORMAT or version != READING_VERSION:
                     codes, faces, px, source, size, pairs = [], np.zeros(0), 0.0, "", \
                         DEFAULT_SIZE, []
+                    stock = np.ones(3, np.float32)
                 else:
                     codes = [str(c) for c in data["codes"]]
                     faces = np.array(data["faces"])
@@ -165,6 +170,7 @@ class Deck:
                     source = str(data["source"]) if "source" in data else ""
                     size = (float(data["card_size"][0]), float(data["card_size"][1]))
                     pairs = [tuple(str(x).split("-", 1)) for x in data["pairs"]]
+                    stock = np.array(data["stock"], np.float32)
         except (OSError, ValueError, KeyError, EOFError, IndexError) as exc:
             raise DeckError(f"{p} is not an enrolled deck file ({exc})") from None
         if fmt != FORMAT:
@@ -181,7 +187,7 @@ class Deck:
         if bad:
             raise DeckError(f"{p} holds unknown card codes: {', '.join(bad[:5])}")
         return cls(tuple(BY_CODE[c] for c in codes), faces.astype(np.uint8), px, source, size,
-                   tuple((a, b) for a, b in pairs))
+                   tuple((a, b) for a, b in pairs), stock)
 
 
 def canonical_face(img: np.ndarray, name: str = "card image",

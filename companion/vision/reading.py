@@ -64,6 +64,7 @@ class ReadingSettings:
     colour_doubt: float
     recolour_min_spread: float
     colour_min_vivid: float
+    stock_switch: float
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
@@ -133,11 +134,21 @@ def reflectance(bgr: np.ndarray, white: np.ndarray, black: np.ndarray) -> np.nda
     return cv2.transform(bgr.astype(np.float32), m)
 
 
-def ink(refl: np.ndarray) -> np.ndarray:
-    """How far each pixel is from white paper, whatever its hue: 1 - its darkest channel."""
-    b, g, r = cv2.split(refl)
-    darkest = cv2.min(cv2.min(b, g), r)
-    return cv2.min(cv2.max(cv2.subtract(1.0, darkest), 0.0), 1.0)
+def ink(refl: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
+    """How far each pixel is from the card's stock, whatever its hue and whichever is darker:
+    the largest of its channels' differences from `stock[0]` (the enrolled printing's stock
+    colour, reflectance BGR), from white paper when no stock is given (1 - its darkest
+    channel).  Reflectance above `stock[1]` (the brightest the enrolled faces get) is taken
+    as that: it is glare, not print."""
+    if stock is None:
+        b, g, r = cv2.split(refl)
+        darkest = cv2.min(cv2.min(b, g), r)
+        return cv2.min(cv2.max(cv2.subtract(1.0, darkest), 0.0), 1.0)
+    base, top = stock[0], stock[1]
+    clipped = cv2.min(refl, (float(top[0]), float(top[1]), float(top[2]), 0.0))
+    d = cv2.absdiff(clipped, (float(base[0]), float(base[1]), float(base[2]), 0.0))
+    b, g, r = cv2.split(d)
+    return cv2.min(cv2.max(cv2.max(b, g), r), 1.0)
 
 
 @dataclass(slots=True)
@@ -154,8 +165,9 @@ class Maps:
         field(default_factory=dict)
 
     @classmethod
-    def of(cls, refl: np.ndarray, s: ReadingSettings) -> Maps:
-        k = ink(refl)
+    def of(cls, refl: np.ndarray, s: ReadingSettings, stock: np.ndarray | None = None) -> Maps:
+        """The measures of a strip; `stock`: the printing's stock colour (see `ink`)."""
+        k = ink(refl, stock)
         f, c = s.px(s.cell_mm), s.px(s.coarse_mm)
         return cls(s, cv2.blur(k, (f, f)), cv2.blur(k, (c, c)), k, refl)
 
@@ -432,6 +444,7 @@ class Templates:
     halves_c: tuple[Correlator, Correlator]  # halves with half_w, folded
     colour: ColourModel                     # where and how the printing shows colour
     vivid: np.ndarray                       # (cards,) each face's `ColourModel.vividness`
+    stock: np.ndarray                       # what ink is measured from (`stock_colour`, `ink`)
     card_w: float                           # the printing's card size (mm)
     card_h: float
 
@@ -440,34 +453,85 @@ class Templates:
         return ReadingSettings.load().sized(self.card_w, self.card_h)
 
 
-def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
+def face_maps(face_refl: np.ndarray, s: ReadingSettings, stock: np.ndarray | None = None
+              ) -> Maps:
     """Measures of an upright card face already at `s.px_per_mm` and in reflectance."""
-    return Maps.of(face_refl, s)
+    return Maps.of(face_refl, s, stock)
 
 
-def _cell_weights(raw: np.ndarray) -> np.ndarray:
-    """Weight of each cell: its spread over the deck (cells alike on every card tell nothing).
+def stock_colour(cards: tuple[Card, ...], faces_refl: list[np.ndarray], s: ReadingSettings
+                 ) -> np.ndarray:
+    """The colour a printing's ink is measured from, and the brightest its faces get (`ink`,
+    2 x BGR reflectance): of white, black and the median colour of all its faces, the one whose measure tells the printing's values
+    apart best (the mean, over Troop values, of how unlike its nearest other value each one
+    is; white unless another does `stock_switch` times better).  Dark ink on light stock,
+    light numerals on dark stock: the enrolment finds which contrast carries the value, the
+    code does not assume one."""
+    step = max(1, faces_refl[0].shape[0] // 60)         # a sample is plenty for a median
+    pixels = np.concatenate([f[::step, ::step].reshape(-1, 3) for f in faces_refl])
+    median = np.median(np.minimum(pixels, 1.0), axis=0).astype(np.float32)
+    top = np.minimum(np.percentile(pixels, 99.5, axis=0), 1.0).astype(np.float32)
+    candidates = [np.stack([c, top]) for c in (np.ones(3, np.float32), np.zeros(3, np.float32),
+                                                median)]
+    troop = [i for i, c in enumerate(cards) if c.is_troop]
+    values = np.array([cards[i].value for i in troop])
+    if not troop:
+        return candidates[0]
+    zero = np.zeros(1, np.int64)
+    best, best_sep = candidates[0], -1.0
+    for stock in candidates:
+        raw = np.array([raw_cells(face_maps(faces_refl[i], s, stock), zero, zero, False)[0]
+                        for i in troop], np.float32)
+        means = np.array([raw[values == v].mean(axis=0) for v in sorted(set(values))])
+        tpl = _normalise(means * _cell_weights(means))
+        sim = tpl @ tpl.T
+        np.fill_diagonal(sim, -1.0)
+        sep = float(np.mean(1.0 - sim.max(axis=1)))
+        # White first, and kept unless another tells the values clearly better: over white
+        # paper, light brighter than the paper (glare) is no ink.
+        if best_sep < 0 or sep > best_sep * s.stock_switch:
+            best, best_sep = stock, sep
+    return best
+
+
+def _cell_weights(raw: np.ndarray, within: np.ndarray | None = None) -> np.ndarray:
+    """Weight of each cell: its spread over the deck (cells alike on every card tell nothing),
+    against its spread `within` a class, if given (the colour's name printed beside a value
+    differs from card to card of that value: it tells the colour, not the value).
 
     Learned from whatever deck is enrolled, so a printing's own layout decides where to look
     (the digit's corner, the mark, the name) without the code knowing that layout.
     """
     spread = raw.std(axis=0)
+    if within is not None:
+        spread = spread * spread / np.sqrt(spread * spread + within * within + 1e-12)
     return (spread / max(float(spread.max()), 1e-6)).astype(np.float32)
 
 
+def _within_spread(raw: np.ndarray, class_of: np.ndarray) -> np.ndarray:
+    """Each cell's spread among the cards of one class (rows of `raw`), over the classes of
+    more than one card."""
+    var = [raw[class_of == k].var(axis=0) for k in range(int(class_of.max()) + 1)
+           if int((class_of == k).sum()) > 1]
+    return np.sqrt(np.mean(var, axis=0)) if var else np.zeros(raw.shape[1], np.float32)
+
+
 def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
-                    card_size: tuple[float, float] = (geometry.CARD_W, geometry.CARD_H)
-                    ) -> Templates:
+                    card_size: tuple[float, float] = (geometry.CARD_W, geometry.CARD_H),
+                    stock: np.ndarray | None = None) -> Templates:
     """The deck's descriptors.  Shapes are compared per *class*: a Troop's value (the mean of
     its six colours' bands) or a Tactics card, so the value is read from what differs between
     values, and the colour from where the printing shows it (`ColourModel`), separately.
-    `card_size`: the printing's card width and height (mm)."""
+    `card_size`: the printing's card width and height (mm); `stock`: the colour its ink is
+    measured from (`stock_colour`, worked out when not given)."""
     s = ReadingSettings.load().sized(*card_size)
     fine, coarse, cells, inks = [], [], [], []
     zero = np.zeros(1, np.int64)
     bh, bw = s.px(s.band_mm), s.px(s.card_w)
+    if stock is None:
+        stock = stock_colour(cards, faces_refl, s)
     for face in faces_refl:
-        m = face_maps(face, s)
+        m = face_maps(face, s, stock)
         inks.append(_soft(m.ink[:bh, :bw]))
         fine.append(raw_cells(m, zero, zero, False)[0])
         coarse.append(raw_cells(m, zero, zero, True)[0])
@@ -505,7 +569,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                      hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
-                     colour, vivid, float(s.card_w), float(s.card_h))
+                     colour, vivid, stock, float(s.card_w), float(s.card_h))
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
@@ -1135,7 +1199,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     runs = column_runs(mask, s) if mask.any() else []
     if not runs:
         return []                  # an empty zone: the commonest case, and the cheapest
-    m = Maps.of(refl, s)
+    m = Maps.of(refl, s, tpl.stock)
     reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs),
                                       tpl)
              if _fits_a_card(r, s)]
@@ -1150,4 +1214,4 @@ __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "bu
            "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_runs", "edge_cover", "find_tops",
            "identify",
            "identify_many", "ink", "is_card", "read_strip", "recolour",
-           "reflectance", "shifted_cells", "table_colour", "table_margins"]
+           "reflectance", "shifted_cells", "stock_colour", "table_colour", "table_margins"]
