@@ -65,6 +65,8 @@ class ReadingSettings:
     recolour_min_spread: float
     colour_min_vivid: float
     stock_switch: float
+    stock_near: float
+    stock_table_min: float
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
@@ -445,6 +447,7 @@ class Templates:
     colour: ColourModel                     # where and how the printing shows colour
     vivid: np.ndarray                       # (cards,) each face's `ColourModel.vividness`
     stock: np.ndarray                       # what ink is measured from (`stock_colour`, `ink`)
+    paper: np.ndarray                       # the printing's stock: its faces' median colour
     card_w: float                           # the printing's card size (mm)
     card_h: float
 
@@ -530,6 +533,9 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     bh, bw = s.px(s.band_mm), s.px(s.card_w)
     if stock is None:
         stock = stock_colour(cards, faces_refl, s)
+    step = max(1, faces_refl[0].shape[0] // 60)
+    paper = np.median(np.concatenate([np.minimum(f[::step, ::step].reshape(-1, 3), 1.0)
+                                      for f in faces_refl]), axis=0).astype(np.float32)
     for face in faces_refl:
         m = face_maps(face, s, stock)
         inks.append(_soft(m.ink[:bh, :bw]))
@@ -548,7 +554,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                      np.float32)
     class_raw = np.array([fine_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                          np.float32)
-    fw = _cell_weights(class_raw)
+    fw = _cell_weights(class_raw, _within_spread(fine_a, class_of))
     inks_a = np.array(inks, np.float32)
     class_ink = np.array([inks_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                          np.float32)
@@ -569,7 +575,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                      hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
-                     colour, vivid, stock, float(s.card_w), float(s.card_h))
+                     colour, vivid, stock, paper, float(s.card_w), float(s.card_h))
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
@@ -663,12 +669,15 @@ def _runs(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in zip(starts, ends) if b - a >= min_len]
 
 
-def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.ndarray:
+def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings,
+              paper: np.ndarray | None = None) -> np.ndarray:
     """Pixels unlike the bare table: cards (and anything else laid or held over it).
 
     `table` is the table's reflectance per row (rows x 3), so light falling off along the
     zone does not turn the table into card.  Paper is also brighter than any table a card
-    game is played on, which catches pale tables whose colour is close to the paper's.
+    game is played on, which catches pale tables whose colour is close to the paper's; and a
+    pixel much nearer the printing's own stock (`paper`, reflectance BGR) than the table is
+    card too, which catches dark stock on a dark table.
     Worked out at half resolution: the mask only says roughly where cards lie.
     """
     h, w = refl.shape[:2]
@@ -686,7 +695,13 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     d2 = d2[:, :, 0] if d2.ndim == 3 else d2
     brighter = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
     brighter = brighter[:, :, 0] if brighter.ndim == 3 else brighter
-    raw = ((d2 > s.card_delta ** 2) | (brighter > s.paper_delta)).astype(np.uint8)
+    card = (d2 > s.card_delta ** 2) | (brighter > s.paper_delta)
+    if paper is not None:
+        p = cv2.subtract(small, np.full_like(small, 1.0) * np.asarray(paper, np.float32))
+        p2 = cv2.transform(p * p, np.ones((1, 3), np.float32))
+        p2 = p2[:, :, 0] if p2.ndim == 3 else p2
+        card |= (d2 > s.stock_table_min ** 2) & (p2 < (s.stock_near ** 2) * d2)
+    raw = card.astype(np.uint8)
     # On a table close to the paper's colour only the cards' edges and ink stand out: close
     # the outlines and fill them, so each card (or echelon) becomes one solid region.
     k = max(3, (s.px(s.close_mm) // 2) | 1)
@@ -807,7 +822,9 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # A column that runs into a claimed tile lying behind it has no clean end: its last
         # card may lie partly on the tile.
         into_tile = limit_mm is not None and b >= s.px(limit_mm) - s.px(2.0)
-        whole = reliable_end and not into_tile
+        # A run shorter than a card is no whole column: the mask lost part of it (a card's
+        # stock close to the table's colour), so its end says nothing of the last card.
+        whole = reliable_end and not into_tile and b - a >= card_h - slack
         hi = (b - card_h + slack) if whole else (b - band)
         hi = min(h - band, max(hi, a + s.px(s.top_search_mm))) + 1
         if into_tile and limit_mm is not None:
@@ -1195,7 +1212,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     """
     s = tpl.settings()
     tab = table_colour(refl, s) if table is None else table
-    mask = card_mask(refl, tab, s)
+    mask = card_mask(refl, tab, s, tpl.paper)
     runs = column_runs(mask, s) if mask.any() else []
     if not runs:
         return []                  # an empty zone: the commonest case, and the cheapest
