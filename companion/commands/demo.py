@@ -27,7 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="save in the match record, with each committed action, the frame that "
                         "showed it, labelled with the confirmed table (export them with "
                         "`companion matches export ID --frames DIR`)")
-    p.add_argument("--printing", default="classic", help="which printing of the deck to draw (classic or bold)")
+    p.add_argument("--printing", default="classic",
+                   help="which printing of the deck to draw: classic, bold, random-N, or a "
+                        "family of the printing zoo as FAMILY or FAMILY-N (e.g. corner-pip-3)")
     p.set_defaults(handler=_run)
 
 

@@ -55,8 +55,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     sy.add_argument("directory", metavar="DIR")
     sy.add_argument("--count", type=int, default=10, metavar="N")
     sy.add_argument("--printing", action="append", default=None,
-                    help="classic, bold or random-N (repeatable: frames cycle through them; "
-                         "default classic)")
+                    help="classic, bold, random-N or a printing family as FAMILY or FAMILY-N "
+                         "(repeatable: frames cycle through them; default classic)")
+    sy.add_argument("--rig", choices=("reference", "webcam"), default="reference",
+                    help="the camera: the reference rig or a 1080p webcam (reference)")
+    sy.add_argument("--setup", choices=("standard", "varied"), default="standard",
+                    help="the table laid at the standard set-up, or as players do (first "
+                         "cards 0-40 mm from the tile, tiles at 95-100 %%, columns askew)")
+    sy.add_argument("--renditions", action="store_true",
+                    help="card images from one rendition of each printing, frames from another "
+                         "(as a scan and the cards on the table differ)")
     sy.add_argument("--seed", type=int, default=0)
     sy.add_argument("--clean", action="store_true", help="no camera faults")
     sy.add_argument("--hands", type=float, default=0.15, metavar="SHARE",
@@ -109,19 +117,21 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def _synth(args: argparse.Namespace) -> int:
-    from companion.synth import printing_named, write_deck_images
+    from companion.synth import RIGS, Setup, printing_named, rendition, write_deck_images
     from companion.synth.dataset import write_dataset
     if args.count < 0 or (args.count == 0 and not args.deck_images):
         from companion.vision.errors import VisionError
         raise VisionError(f"--count must be at least 1 (0 with --deck-images), not {args.count}")
     printings = tuple(printing_named(p) for p in args.printing or ["classic"])
+    on_table = tuple(rendition(p, 2) for p in printings) if args.renditions else printings
     if args.count:
-        items = write_dataset(args.directory, args.count, args.seed, printings,
-                              degrade=not args.clean, hands=args.hands)
+        items = write_dataset(args.directory, args.count, args.seed, on_table,
+                              degrade=not args.clean, hands=args.hands, rig=RIGS[args.rig],
+                              setup=Setup.varied() if args.setup == "varied" else None)
         print(f"wrote {len(items)} labelled frames into {args.directory}")
     if args.deck_images:
         for printing in printings:
             where = args.deck_images if len(printings) == 1 else f"{args.deck_images}/{printing.name}"
-            write_deck_images(printing, where)
+            write_deck_images(rendition(printing, 1) if args.renditions else printing, where)
             print(f"wrote the {printing.name} card images into {where}")
     return 0

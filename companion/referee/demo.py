@@ -139,15 +139,15 @@ class VisionEyes:
             from companion.vision import deck as deck_mod
             from companion.vision.motion import MotionDetector
             from companion.vision.pipeline import TableReader
-            from companion.synth import PRINTINGS, write_deck_images
+            from companion.synth import SynthError, printing_named, write_deck_images
         except ImportError as exc:
             raise DemoError(f"the vision pipeline cannot be loaded ({exc}); "
                             "--no-vision runs the demo without it") from None
 
-        printing = PRINTINGS.get(printing_name) if isinstance(PRINTINGS, dict) else None
-        if printing is None:
-            names = ", ".join(PRINTINGS) if isinstance(PRINTINGS, dict) else "?"
-            raise DemoError(f"unknown printing {printing_name!r}; use one of {names}")
+        try:
+            printing = printing_named(printing_name)
+        except SynthError as exc:
+            raise DemoError(str(exc)) from None
         self.printing = printing
         self.seed = seed
         self.frames_dir = frames_dir

@@ -20,7 +20,7 @@ from companion.rules.position import FLAG_COUNT, SIDES, Side
 from companion.vision.geometry import FLAG_PITCH
 from companion.synth.errors import SynthError
 from companion.synth.faces import PRINTINGS, Printing, random_printing
-from companion.synth.render import Degrade, render
+from companion.synth.render import Degrade, Rig, Setup, render
 from companion.synth.scene import FlagScene, Hand, Scene
 
 _MORALE = tuple(c for c in TACTICS if c.family == "morale")
@@ -109,12 +109,14 @@ class DatasetItem:
 
 def write_dataset(directory: Path | str, count: int, seed: int = 0,
                   printings: tuple[Printing, ...] | None = None, degrade: bool = True,
-                  hands: float = 0.0) -> list[DatasetItem]:
+                  hands: float = 0.0, rig: Rig | None = None,
+                  setup: Setup | None = None) -> list[DatasetItem]:
     """Render `count` labelled frames into `directory`: `frame-NNNN.png` + `frame-NNNN.json`.
 
     Printings cycle through `printings` (default: the named ones and two invented ones);
     `degrade` draws a random mix of faults per frame; `hands` is the share of frames with an
-    arm over the table (listed as `obstructed` in the label).
+    arm over the table (listed as `obstructed` in the label).  `rig` is the camera (default
+    the reference rig) and `setup` how the table is laid (default the standard set-up).
     """
     if count < 1:
         raise SynthError(f"a dataset needs at least one frame, not {count}")
@@ -130,12 +132,13 @@ def write_dataset(directory: Path | str, count: int, seed: int = 0,
         deg = Degrade.random(rng, hand=False) if degrade else Degrade.none()
         frame_seed = int(rng.integers(1 << 31))
         name = f"frame-{i:04d}"
-        frame = render(scene, printing, frame_seed, deg)
+        frame = render(scene, printing, frame_seed, deg, rig=rig, setup=setup)
         if not cv2.imwrite(str(directory / f"{name}.png"), frame):
             raise SynthError(f"could not write {directory / name}.png")
         label = scene.observation().to_json()
         label["synth"] = {"printing": printing.name, "seed": frame_seed,
-                          "degrade": _degrade_json(deg)}
+                          "degrade": _degrade_json(deg),
+                          "rig": rig.name if rig is not None else "reference"}
         (directory / f"{name}.json").write_text(json.dumps(label, indent=1))
         items.append(DatasetItem(name, printing.name, frame_seed, deg))
     return items

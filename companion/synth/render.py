@@ -38,10 +38,13 @@ MARGIN = 0.12                     # table drawn beyond each frame edge, as a fra
 # -- the camera and the table's set-up -------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Rig:
-    """A camera over the table: its frame size, its scale on the table and its height.
+    """A camera over the table: its frame size, its scale on the table and its height, and
+    what its optics and stream always do to a frame.
 
     The frame is centred on flag 5 as on the reference rig; a camera with fewer pixels per
-    mm sees more of the table around the line.
+    mm sees more of the table around the line.  `softness_px` is the lens's and sensor's own
+    blur (a Gaussian sigma in this camera's pixels) and `jpeg` the quality of its compressed
+    stream (0: none), on top of any `Degrade`.
     """
 
     name: str
@@ -49,6 +52,8 @@ class Rig:
     height: int
     px_per_mm: float
     camera_height_mm: float = CAMERA_HEIGHT_MM
+    softness_px: float = 0.0
+    jpeg: int = 0
 
     def __post_init__(self) -> None:
         if not (320 <= self.width <= 8192 and 180 <= self.height <= 8192):
@@ -58,6 +63,9 @@ class Rig:
         if not 300.0 <= self.camera_height_mm <= 2000.0:
             raise SynthError(f"rig {self.name!r}: camera {self.camera_height_mm} mm high is out "
                              "of range 300-2000")
+        if not (0.0 <= self.softness_px <= 3.0 and (self.jpeg == 0 or 5 <= self.jpeg <= 100)):
+            raise SynthError(f"rig {self.name!r}: softness {self.softness_px} px or JPEG "
+                             f"quality {self.jpeg} is out of range")
 
     @property
     def size(self) -> tuple[int, int]:
@@ -66,8 +74,9 @@ class Rig:
 
 REFERENCE_RIG = Rig("reference", FRAME_W, FRAME_H, PX_PER_MM)
 """The reference rig (DESIGN.md): Camera Module 3 at 75-80 cm, 2304x1296, ~23 px/cm."""
-WEBCAM_RIG = Rig("webcam", 1920, 1080, 1.6, 860.0)
-"""A common 1080p USB webcam (about 70 degrees across) high enough to see the line: ~16 px/cm."""
+WEBCAM_RIG = Rig("webcam", 1920, 1080, 1.6, 860.0, softness_px=0.6, jpeg=85)
+"""A common 1080p USB webcam (about 70 degrees across) high enough to see the line: ~16 px/cm,
+a cheap lens's softness and its MJPEG stream."""
 RIGS = {rig.name: rig for rig in (REFERENCE_RIG, WEBCAM_RIG)}
 
 
@@ -717,8 +726,10 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
         parts = [to_frame(part) for part in hand.parts_mm(edge_y=(h / 2 + my) / s + hand.width_mm)]
         _draw_hand(frame, parts, hand.width_mm * s * d.scale, rng)
     frame = _light(np.ascontiguousarray(frame), d, rng)
-    if d.blur * k >= 0.1:
-        frame = cv2.GaussianBlur(frame, (0, 0), d.blur * k)
+    # The camera's own softness adds to the scene's blur (their variances add).
+    blur = math.hypot(d.blur * k, rig.softness_px * w / rig.width)
+    if blur >= 0.1:
+        frame = cv2.GaussianBlur(frame, (0, 0), blur)
     if d.noise:
         bank = _noise_bank(w, h)
         ox, oy = int(rng.integers(64)), int(rng.integers(64))
@@ -726,8 +737,9 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
                                 dtype=cv2.CV_8U)
     if d.grey:
         frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    if d.jpeg:
-        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(d.jpeg)])
+    quality = min(q for q in (d.jpeg, rig.jpeg, 101) if q)
+    if quality <= 100:
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if not ok:
             raise SynthError("OpenCV could not JPEG-encode the frame")
         frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
