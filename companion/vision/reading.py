@@ -447,6 +447,7 @@ class Templates:
     colour: ColourModel                     # where and how the printing shows colour
     vivid: np.ndarray                       # (cards,) each face's `ColourModel.vividness`
     stock: np.ndarray                       # what ink is measured from (`stock_colour`, `ink`)
+    bodies: np.ndarray                      # (cards, rows, cols) each whole face's fine cells
     paper: np.ndarray                       # the printing's stock: its faces' median colour
     card_w: float                           # the printing's card size (mm)
     card_h: float
@@ -536,8 +537,13 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     step = max(1, faces_refl[0].shape[0] // 60)
     paper = np.median(np.concatenate([np.minimum(f[::step, ::step].reshape(-1, 3), 1.0)
                                       for f in faces_refl]), axis=0).astype(np.float32)
+    bodies = []
+    grid_rows, grid_cols = _grid(s, False)
+    cell = s.px(s.cell_mm)
     for face in faces_refl:
         m = face_maps(face, s, stock)
+        body_rows = np.arange(s.px(s.card_h) // cell) * cell + cell // 2
+        bodies.append(m.ink_fine[np.minimum(body_rows, m.ink_fine.shape[0] - 1)][:, grid_cols])
         inks.append(_soft(m.ink[:bh, :bw]))
         fine.append(raw_cells(m, zero, zero, False)[0])
         coarse.append(raw_cells(m, zero, zero, True)[0])
@@ -575,7 +581,8 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                      hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
-                     colour, vivid, stock, paper, float(s.card_w), float(s.card_h))
+                     colour, vivid, stock, np.array(bodies, np.float32), paper,
+                     float(s.card_w), float(s.card_h))
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
@@ -1220,11 +1227,44 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs),
                                       tpl)
              if _fits_a_card(r, s)]
+    reads = _not_bodies(m, tpl, reads)
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
                                                                   r.centre_mm, s))
              for r in reads]
     return [r for r in reads if is_card(r, s)] if final else reads
+
+
+def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead]) -> list[CardRead]:
+    """The reads less those that are the card before's own face: a band found inside a
+    card's body (a picture's straight top edge, a value printed again) that the enrolled
+    face of the card read just before explains, at that distance below its top, better than
+    the card it was read as explains it at its top."""
+    s = m.s
+    if len(reads) < 2:
+        return reads
+    idx = {c: i for i, c in enumerate(tpl.cards)}
+    cell = s.px(s.cell_mm)
+    rows = len(_grid(s, False)[0])
+    half_w = s.px(s.card_w) / 2
+    kept = [reads[0]]
+    for r in reads[1:]:
+        prev = kept[-1]
+        top, ptop = int(round(r.top_mm * s.px_per_mm)), int(round(prev.top_mm * s.px_per_mm))
+        off = (top - ptop) // cell
+        body = tpl.bodies[idx[prev.best]]
+        if top <= ptop or off + rows > len(body):
+            kept.append(r)
+            continue
+        left = int(round(prev.centre_mm * s.px_per_mm - half_w))
+        own_left = int(round(r.centre_mm * s.px_per_mm - half_w))
+        seen = _normalise(raw_cells(m, np.array([top]), np.array([left]), False))[0]
+        own = _normalise(raw_cells(m, np.array([top]), np.array([own_left]), False))[0]
+        as_body = float(seen @ _normalise(body[off:off + rows].ravel()[None])[0])
+        as_card = float(own @ _normalise(tpl.bodies[idx[r.best], :rows].ravel()[None])[0])
+        if as_body <= as_card:
+            kept.append(r)
+    return kept
 
 
 __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "build_templates",
