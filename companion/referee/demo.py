@@ -153,7 +153,8 @@ class VisionEyes:
         self.frames_dir = frames_dir
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-demo-deck-")
         write_deck_images(printing, Path(self._tmp.name))
-        self.reader = TableReader(deck_mod.enrol(Path(self._tmp.name)))
+        self.reader = TableReader(deck_mod.enrol(Path(self._tmp.name),
+                                                 (printing.card_w, printing.card_h)))
         self.motion = MotionDetector()
         self.extra_calm = self.motion.settings.settle_frames
         self.reads = 0
