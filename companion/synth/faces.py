@@ -4,7 +4,9 @@ A `Printing` fixes the font, the shades and the top-band layout.  Only the top b
 nearest the flag, about `ECHELON_STEP` mm deep) shows under an echelon, so it always carries
 the value and the colour of a Troop, and a distinctive mark and name for a Tactics card.
 `random_printing(seed)` invents a printing never seen before, within sensible bounds, so the
-pipeline is tested on art it was not tuned to.  Faces are BGR uint8, upright.
+pipeline is tested on art it was not tuned to; the printing zoo (`zoo.py`) draws on the wider
+range of looks here (banners, corner pips, full-bleed pictures, gems, border stripes, dark
+stock, other card sizes, other languages).  Faces are BGR uint8, upright.
 """
 
 from __future__ import annotations
@@ -635,7 +637,7 @@ def _zoo_band_tactic(pen: _Pen, card: Card) -> None:
     if pr.tactics == "picture":
         # Only a picture (already drawn up into the band) and the card's word on a label.
         lx0, lx1 = (4.0, W - 4.0) if pr.align == "centre" else (2.0, W * 0.8)
-        pen.rect(lx0, 1.5, lx1, band * 0.62, _tint(pr.paper, 0.0, pr.paper))
+        pen.rect(lx0, 1.5, lx1, band * 0.62, pr.paper)
         pen.text(word, (lx0 + 1.0, 2.0, lx1 - 1.0, band * 0.62 - 0.5), pr.ink, align="centre")
         return
     light = _light_on(pr)

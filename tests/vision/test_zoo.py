@@ -259,3 +259,16 @@ def test_demo_plays_on_a_family() -> None:
         assert eyes.printing.layout == "pip-corners"
     finally:
         eyes.close()
+
+
+def test_vision_bench_reports_held_out_families_first(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    from companion.bench.vision import main
+    assert main(["--frames", "1", "--families", "classic,border-stripe", "--rig", "webcam",
+                 "--colour-frames", "0", "--setup", "standard"]) == 0
+    out = capsys.readouterr().out
+    assert "rig webcam (1920x1080, 16 px/cm)" in out and "rig reference" not in out
+    held, tuning = out.index("held-out families"), out.index("tuning families")
+    assert held < out.index("border-stripe  ") < tuning < out.index("classic  ")
+    assert "held-out total" in out
+    assert "deck enrolment" in out
