@@ -155,7 +155,8 @@ class VisionEyes:
         self.frames_dir = frames_dir
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-demo-deck-")
         write_deck_images(printing, Path(self._tmp.name))
-        self.reader = TableReader(deck_mod.enrol(Path(self._tmp.name)))
+        self.reader = TableReader(deck_mod.enrol(Path(self._tmp.name),
+                                                 (printing.card_w, printing.card_h)))
         self.eyes = Eyes(self.reader)
         self.extra_calm = self.eyes.settle_frames
         self.count = 0

@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             write_deck_images(rendition(printing, ENROL_RENDITION), tmp)
             t = time.perf_counter()
             try:
-                deck = enrol(tmp)
+                deck = enrol(tmp, (printing.card_w, printing.card_h))
             except CompanionError as exc:
                 refused_decks[family] = str(exc)
                 print(f"{family}: enrolment refused", file=sys.stderr, flush=True)

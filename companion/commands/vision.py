@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -23,6 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     enrol.add_argument("directory", metavar="DIR", nargs="?",
                        help="the card images (without --camera)")
     enrol.add_argument("--out", required=True, metavar="DECKFILE", help="the deck file to write")
+    enrol.add_argument("--card-size", default="63x88", metavar="WxH",
+                       help="the printing's card width and height in mm (default 63x88; "
+                            "with --camera the rig measures it)")
     enrol.add_argument("--camera", action="store_true",
                        help="enrol on the rig: lay each card alone under the camera when asked "
                             "(the card size is measured against the flag tiles)")
@@ -110,11 +114,20 @@ def _enrol(args: argparse.Namespace) -> int:
     if args.directory is None:
         from companion.vision.errors import VisionError
         raise VisionError("deck enrol needs a folder of card images, or --camera")
-    from companion.vision.deck import enrol
-    deck = enrol(args.directory)
+    from companion.vision.deck import enrol, parse_card_size
+    deck = enrol(args.directory, parse_card_size(args.card_size))
     path = deck.save(args.out)
     print(f"enrolled {len(deck.cards)} cards from {args.directory} into {path}")
+    _report_pairs(deck, path)
     return 0
+
+
+def _report_pairs(deck: Any, path: Any) -> None:
+    if deck.pairs:
+        print(f"{len(deck.pairs)} pairs of cards look the same in their top band; reads of "
+              f"them will always ask for confirmation (pictures in {deck.pairs_dir(path)}):")
+        for a, b in deck.pairs:
+            print(f"  {a} and {b}")
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -213,5 +226,6 @@ def _enrol_camera(args: argparse.Namespace) -> int:
     path = deck.save(args.out)
     print(f"enrolled {len(deck.cards)} cards from the camera ({size[0]:g} x {size[1]:g} mm) "
           f"into {path}")
+    _report_pairs(deck, path)
     return 0
 

@@ -1,9 +1,12 @@
 """The enrolled deck (contract 2): one straight-on upright image per card, as a versioned file.
 
-`enrol(directory)` reads `R8.png`, `ALEXANDER.jpg`, ... (all 70 cards) and keeps each face at
-the reading resolution; `Deck.save(path)` writes a compressed `.npz` whose `format` and
-`reading_version` say which reading code can use it; `Deck.load(path)` refuses any other.
-Templates for the reader are computed once per deck and cached on it.
+`enrol(directory, card_size)` reads `R8.png`, `ALEXANDER.jpg`, ... (all 70 cards) and keeps
+each face at the reading resolution; it refuses an image that is no card face of that size, or
+that lies upside down or sideways, and finds the cards whose top bands this printing does not
+tell apart (`Deck.pairs`).  `Deck.save(path)` writes a compressed `.npz` whose `format` and
+`reading_version` say which reading code can use it, and a picture of each such pair next to
+it; `Deck.load(path)` refuses any other.  Templates for the reader are computed once per deck
+and cached on it.
 """
 
 from __future__ import annotations
@@ -18,44 +21,63 @@ import numpy as np
 from companion.rules.cards import ALL_CARDS, BY_CODE, Card
 
 from . import cvcompat, geometry
+from .config import load_config
 from .errors import CardError, DeckError, ImageError
-from .reading import ReadingSettings, Templates, build_templates, ink
+from .reading import ReadingSettings, Templates, build_templates, colour_cells
 
 log = logging.getLogger(__name__)
 
 FORMAT = "battleline-deck/1"
-READING_VERSION = 1
+READING_VERSION = 2
 """Bump whenever the way faces are stored or compared changes: old decks must be enrolled again."""
 
-_ASPECT = geometry.CARD_H / geometry.CARD_W
-_ASPECT_TOLERANCE = 0.06
-_MIN_BAND_INK = 0.02          # mean ink of a top band below this: a blank face, not a card
-_SAME_BAND = 0.995            # two cards' bands this alike (shape and colour): indistinguishable
+CardSize = tuple[float, float]
+DEFAULT_SIZE: CardSize = (geometry.CARD_W, geometry.CARD_H)
 
 
-def _face_size(s: ReadingSettings) -> tuple[int, int]:
-    return s.px(geometry.CARD_W), s.px(geometry.CARD_H)
+def _face_size(s: ReadingSettings, size: CardSize) -> tuple[int, int]:
+    return s.px(size[0]), s.px(size[1])
 
 
-def _crop_card(img: np.ndarray, name: str) -> np.ndarray:
+def _settings() -> dict[str, float]:
+    return {k: float(v) for k, v in load_config()["enrol"].items()}
+
+
+def parse_card_size(text: str) -> CardSize:
+    """`63x88` (mm, width by height) as a card size; a card is 40 to 120 mm either way."""
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        w, h = (float(v) for v in parts)
+    except ValueError:
+        raise DeckError(f"card size {text!r} is not WxH in millimetres (e.g. 63x88)") from None
+    if not (40 <= w <= 120 and 40 <= h <= 120) or w >= h:
+        raise DeckError(f"card size {text!r} is not a portrait card's WxH in millimetres "
+                        "(e.g. 63x88, 56x87)")
+    return w, h
+
+
+def _crop_card(img: np.ndarray, name: str, size: CardSize) -> np.ndarray:
     """The card face inside an image: the whole image, or the largest card-shaped region."""
     h, w = img.shape[:2]
-    if abs(h / w - _ASPECT) <= _ASPECT_TOLERANCE * _ASPECT:
+    aspect = size[1] / size[0]
+    tol = _settings()["aspect_tolerance"] * aspect
+    if abs(h / w - aspect) <= tol:
         return img
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     _, mask = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    contours = cvcompat.find_contours(mask)
-    if contours:
-        c = max(contours, key=cv2.contourArea)
-        x, y, cw, ch = cv2.boundingRect(c)
-        if cw * ch > 0.2 * w * h and abs(ch / cw - _ASPECT) <= _ASPECT_TOLERANCE * _ASPECT:
-            return img[y:y + ch, x:x + cw]
-    if abs(w / h - _ASPECT) <= _ASPECT_TOLERANCE * _ASPECT:
-        raise CardError(f"{name}: the image is landscape; a card face must be upright (portrait)")
-    raise CardError(f"{name}: a {w}x{h} image is not a card face "
-                    f"({geometry.CARD_W:.0f}x{geometry.CARD_H:.0f} mm, portrait)")
-
-
+    for m in (mask, 255 - mask):           # light stock on a dark scan bed, or the reverse
+        contours = cvcompat.find_contours(m)
+        if contours:
+            c = max(contours, key=cv2.contourArea)
+            x, y, cw, ch = cv2.boundingRect(c)
+            if cw * ch > 0.2 * w * h and abs(ch / cw - aspect) <= tol:
+                return img[y:y + ch, x:x + cw]
+    if abs(w / h - aspect) <= tol:
+        raise CardError(f"{name}: the image is landscape (turned a quarter); a card face must "
+                        "be upright (portrait)")
+    raise CardError(f"{name}: a {w}x{h} image is not a card face of "
+                    f"{size[0]:g}x{size[1]:g} mm (portrait); give the printing's size with "
+                    "--card-size WxH")
 def face_reflectance(face_bgr: np.ndarray) -> np.ndarray:
     """A canonical face (BGR uint8 at the reading resolution) as reflectance."""
     return face_bgr.astype(np.float32) / 255.0
@@ -69,6 +91,10 @@ class Deck:
     faces: np.ndarray                         # (n, H, W, 3) uint8
     px_per_mm: float
     source: str = ""
+    card_size: CardSize = DEFAULT_SIZE        # the printing's card, width and height (mm)
+    # Cards whose top bands this printing does not tell apart: their reads are always doubts.
+    pairs: tuple[tuple[str, str], ...] = ()
+    stock: np.ndarray | None = None           # the colour ink is measured from (`stock_colour`)
     _templates: Templates | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -79,12 +105,18 @@ class Deck:
     def templates(self) -> Templates:
         if self._templates is None:
             self._templates = build_templates(
-                self.cards, [face_reflectance(f) for f in self.faces])
+                self.cards, [face_reflectance(f) for f in self.faces], self.card_size,
+                self.stock)
+            self.stock = self._templates.stock
         return self._templates
 
     def face(self, card: Card | str) -> np.ndarray:
         code = card.code if isinstance(card, Card) else card
         return self.faces[[c.code for c in self.cards].index(code)]
+
+    def pairs_dir(self, path: str | Path) -> Path:
+        """Where the pictures of `pairs` go for a deck file: `deck.pairs/` beside `deck.npz`."""
+        return Path(path).with_suffix(".pairs")
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
@@ -93,8 +125,30 @@ class Deck:
         with open(p, "wb") as fh:   # np.savez would add ".npz" to a name without it
             np.savez_compressed(fh, format=np.array(FORMAT), reading_version=np.array(READING_VERSION),
                                 codes=np.array([c.code for c in self.cards]), faces=self.faces,
-                                px_per_mm=np.array(self.px_per_mm), source=np.array(self.source))
+                                px_per_mm=np.array(self.px_per_mm), source=np.array(self.source),
+                                card_size=np.array(self.card_size, np.float64),
+                                pairs=np.array([f"{a}-{b}" for a, b in self.pairs], dtype=str),
+                                stock=self.templates.stock)
+        pics = self.pairs_dir(p)
+        if pics.is_dir():
+            for old in pics.glob("*.png"):
+                old.unlink()
+        if self.pairs:
+            pics.mkdir(exist_ok=True)
+            for a, b in self.pairs:
+                cvcompat.imwrite(pics / f"{a}-{b}.png", self.pair_picture(a, b))
         return p
+
+    def pair_picture(self, a: str, b: str) -> np.ndarray:
+        """Two cards' faces side by side, their top bands marked: what the reader cannot tell
+        apart (BGR)."""
+        s = ReadingSettings.load()
+        fa, fb = self.face(a).copy(), self.face(b).copy()
+        band = s.px(s.band_mm)
+        for f in (fa, fb):
+            cv2.rectangle(f, (0, 0), (f.shape[1] - 1, band), (0, 0, 255), 1)
+        gap = np.full((fa.shape[0], max(4, fa.shape[1] // 10), 3), 128, np.uint8)
+        return np.hstack([fa, gap, fb])
 
     @classmethod
     def load(cls, path: str | Path) -> Deck:
@@ -105,11 +159,19 @@ class Deck:
             with np.load(p, allow_pickle=False) as data:
                 fmt = str(data["format"])
                 version = int(data["reading_version"])
-                codes = [str(c) for c in data["codes"]]
-                faces = np.array(data["faces"])
-                px = float(data["px_per_mm"])
-                source = str(data["source"]) if "source" in data else ""
-        except (OSError, ValueError, KeyError, EOFError) as exc:
+                if fmt != FORMAT or version != READING_VERSION:
+                    codes, faces, px, source, size, pairs = [], np.zeros(0), 0.0, "", \
+                        DEFAULT_SIZE, []
+                    stock = np.ones(3, np.float32)
+                else:
+                    codes = [str(c) for c in data["codes"]]
+                    faces = np.array(data["faces"])
+                    px = float(data["px_per_mm"])
+                    source = str(data["source"]) if "source" in data else ""
+                    size = (float(data["card_size"][0]), float(data["card_size"][1]))
+                    pairs = [tuple(str(x).split("-", 1)) for x in data["pairs"]]
+                    stock = np.array(data["stock"], np.float32)
+        except (OSError, ValueError, KeyError, EOFError, IndexError) as exc:
             raise DeckError(f"{p} is not an enrolled deck file ({exc})") from None
         if fmt != FORMAT:
             raise DeckError(f"{p} is a {fmt!r} file, not a {FORMAT} deck")
@@ -117,25 +179,26 @@ class Deck:
             raise DeckError(f"{p} was enrolled for card-reading version {version}; this is "
                             f"version {READING_VERSION}: enrol the deck again")
         s = ReadingSettings.load()
-        if abs(px - s.px_per_mm) > 1e-6 or faces.shape[1:] != (_face_size(s)[1], _face_size(s)[0], 3):
+        want = _face_size(s, size)
+        if abs(px - s.px_per_mm) > 1e-6 or faces.shape[1:] != (want[1], want[0], 3):
             raise DeckError(f"{p} was enrolled at {px} px/mm; the reader uses {s.px_per_mm}: "
                             "enrol the deck again")
         bad = [c for c in codes if c not in BY_CODE]
         if bad:
             raise DeckError(f"{p} holds unknown card codes: {', '.join(bad[:5])}")
-        return cls(tuple(BY_CODE[c] for c in codes), faces.astype(np.uint8), px, source)
+        return cls(tuple(BY_CODE[c] for c in codes), faces.astype(np.uint8), px, source, size,
+                   tuple((a, b) for a, b in pairs), stock)
 
 
-def canonical_face(img: np.ndarray, name: str = "card image") -> np.ndarray:
+def canonical_face(img: np.ndarray, name: str = "card image",
+                   card_size: CardSize = DEFAULT_SIZE) -> np.ndarray:
     """A card image cropped to the face and resized to the reading resolution (BGR uint8)."""
     s = ReadingSettings.load()
-    face = _crop_card(img, name)
-    return cv2.resize(face, _face_size(s), interpolation=cv2.INTER_AREA)
+    face = _crop_card(img, name, card_size)
+    return cv2.resize(face, _face_size(s, card_size), interpolation=cv2.INTER_AREA)
 
 
-def enrol(directory: str | Path) -> Deck:
-    """The deck from a folder of upright card images named by code (`R8.png`, `FOG.jpg`)."""
-    d = Path(directory)
+def _card_files(d: Path) -> dict[str, Path]:
     if not d.is_dir():
         raise DeckError(f"{d} is not a folder of card images")
     files = sorted(p for p in d.iterdir() if p.suffix.lower() in cvcompat.IMAGE_SUFFIXES)
@@ -156,38 +219,120 @@ def enrol(directory: str | Path) -> Deck:
         more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
         raise DeckError(f"{d} lacks images of {', '.join(missing[:8])}{more}: "
                         "a deck needs all 70 cards")
-    s = ReadingSettings.load()
+    return by_code
+
+
+def enrol(directory: str | Path, card_size: CardSize = DEFAULT_SIZE) -> Deck:
+    """The deck from a folder of upright card images named by code (`R8.png`, `FOG.jpg`) of
+    a printing whose cards measure `card_size` (width, height in mm)."""
+    d = Path(directory)
+    by_code = _card_files(d)
+    s = ReadingSettings.load().sized(*card_size)
+    cfg = _settings()
     faces = []
     cards = []
+    names = []
     for card in ALL_CARDS:
         path = by_code[card.code]
         try:
             img = cvcompat.imread(path)
         except ImageError as exc:
             raise DeckError(str(exc)) from None
-        face = canonical_face(img, path.name)
-        band = face_reflectance(face[:s.px(s.band_mm)])
-        if float(ink(band).mean()) < _MIN_BAND_INK:
+        face = canonical_face(img, path.name, card_size)
+        cells = colour_cells(face_reflectance(face), 0, 0, s)
+        if float(cells.std(axis=0).max()) < cfg["band_min_contrast"]:
+            turned = colour_cells(face_reflectance(np.ascontiguousarray(face[::-1, ::-1])),
+                                  0, 0, s)
+            if float(turned.std(axis=0).max()) >= cfg["band_min_contrast"]:
+                raise CardError(f"{path.name}: the card is upside down (its top band is at "
+                                "the bottom of the image); turn the image and enrol again")
             raise CardError(f"{path.name}: its top band is blank; a Battle Line card shows its "
                             "value and colour (or its name) there")
         faces.append(face)
         cards.append(card)
-    deck = Deck(tuple(cards), np.stack(faces), s.px_per_mm, str(d))
-    _check_distinct(deck)
+        names.append(path.name)
+    stack = np.stack(faces)
+    _check_faces(stack, tuple(cards), names, s, cfg)
+    deck = Deck(tuple(cards), stack, s.px_per_mm, str(d), (float(card_size[0]),
+                                                          float(card_size[1])))
+    deck.pairs = _alike_pairs(deck, cfg)
+    for a, b in deck.pairs:
+        log.warning("%s and %s look the same in their top band: reads of either are doubts", a, b)
     return deck
 
 
-def _check_distinct(deck: Deck) -> None:
-    """Two cards whose top bands cannot be told apart make every read of them a guess."""
+def _structure(face: np.ndarray, rows: int, s: ReadingSettings, cell_mm: float) -> np.ndarray:
+    """Where a face's picture changes (colour gradients, whatever their direction or which side
+    is darker) over its top `rows` px, in cells: zero-mean, unit length."""
+    f = face[:rows].astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy).sum(axis=2)
+    cell = max(1, s.px(cell_mm))
+    small = cv2.resize(mag, (mag.shape[1] // cell, mag.shape[0] // cell),
+                       interpolation=cv2.INTER_AREA).ravel()
+    small = small - small.mean()
+    return small / max(float(np.linalg.norm(small)), 1e-6)
+
+
+def _check_faces(faces: np.ndarray, cards: tuple[Card, ...], names: list[str],
+                 s: ReadingSettings, cfg: dict[str, float]) -> None:
+    """Refuse an image that is no face of this printing, or one that lies upside down.
+
+    Nothing here knows the printing: each face is compared with the rest of the deck.  Every
+    face of a printing shares much of its layout with some other (a value's other colours,
+    the Tactics cards' frame); a photo of something else shares it with none.  And a face
+    turned upside down fits its fellows (the same value's other colours; for a Tactics card
+    the other Tactics cards) better turned back.
+    """
+    n = len(faces)
+    whole = np.array([_structure(f, f.shape[0], s, 4.0) for f in faces])
+    turned = np.array([_structure(f[::-1, ::-1], f.shape[0], s, 4.0) for f in faces])
+    sim = np.maximum(whole @ whole.T, whole @ turned.T)
+    np.fill_diagonal(sim, -1.0)
+    nearest = sim.max(axis=1)
+    floor = cfg["face_outlier"] * float(np.median(nearest))
+    for i in np.argsort(nearest):
+        if nearest[i] >= floor:
+            break
+        raise CardError(f"{names[i]}: this image is not a card face like the rest of the deck "
+                        "(it shares no layout with any other card)")
+    band = s.px(s.band_mm) * 2          # the top band and as much again below it
+    top = np.array([_structure(f, band, s, 2.0) for f in faces])
+    bottom = np.array([_structure(f[::-1, ::-1], band, s, 2.0) for f in faces])
+    keys = [str(c.value) if c.is_troop else "tactics" for c in cards]
+    for i in range(n):
+        fellows = [j for j in range(n) if j != i and keys[j] == keys[i]]
+        if not fellows:
+            continue
+        ref = top[fellows].mean(axis=0)
+        up, down = float(top[i] @ ref), float(bottom[i] @ ref)
+        if down > up + cfg["flip_margin"]:
+            raise CardError(f"{names[i]}: the card is upside down (its top band is at the "
+                            "bottom of the image); turn the image and enrol again")
+
+
+def _alike_pairs(deck: Deck, cfg: dict[str, float]) -> tuple[tuple[str, str], ...]:
+    """Cards whose top bands cannot be told apart: the same shape and a colour nearer than
+    `same_colour` of the deck's usual distance between a value's nearest two colours."""
     t = deck.templates
     shape = t.fine @ t.fine.T
     hue = np.linalg.norm(t.hues[:, None, :] - t.hues[None, :, :], axis=2)
-    alike = (shape > _SAME_BAND) & (hue < 0.02)
+    same_cls = t.class_of[:, None] == t.class_of[None, :]
+    np.fill_diagonal(same_cls, False)
+    near = np.where(same_cls, hue, np.inf).min(axis=1)
+    usual = float(np.median(near[np.isfinite(near)])) if np.isfinite(near).any() else 0.0
+    # Colours are measured where each value shows them: a colour is compared with another
+    # value's only as "the same colour".
+    colour = np.array([c.colour or c.code for c in deck.cards])
+    same_colour = np.where(same_cls, hue <= cfg["same_colour"] * usual + 1e-6,
+                           colour[:, None] == colour[None, :])
+    alike = (shape > cfg["same_band"]) & same_colour
     np.fill_diagonal(alike, False)
-    if alike.any():
-        i, j = np.argwhere(alike)[0]
-        raise DeckError(f"{deck.cards[i]} and {deck.cards[j]} look the same in their top band: "
-                        "this printing cannot be read (value and colour must show there)")
+    pairs = []
+    for i, j in np.argwhere(np.triu(alike)):
+        pairs.append((deck.cards[i].code, deck.cards[j].code))
+    return tuple(pairs)
 
 
 # -- enrolment on the rig ------------------------------------------------------------------
@@ -304,6 +449,6 @@ def measured_size(sizes: list[tuple[float, float]]) -> tuple[float, float] | Non
     return (round(float(w) * 2) / 2, round(float(h) * 2) / 2)
 
 
-__all__ = ["CardNotFoundError", "Deck", "FACE_H", "FACE_W", "FORMAT", "READING_VERSION",
-           "canonical_face", "capture_card", "card_corners", "card_size_px", "crop_card",
-           "enrol", "measured_size"]
+__all__ = ["CardNotFoundError", "CardSize", "DEFAULT_SIZE", "Deck", "FACE_H", "FACE_W", "FORMAT",
+           "READING_VERSION", "canonical_face", "capture_card", "card_corners", "card_size_px",
+           "crop_card", "enrol", "measured_size", "parse_card_size"]

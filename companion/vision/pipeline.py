@@ -28,7 +28,7 @@ from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import CardRead, ReadingSettings, is_card, recolour
+from .reading import CardRead, ReadingSettings, colour_unsure, is_card, recolour
 from .scale import ScaleNormaliser
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
@@ -82,7 +82,9 @@ class TableReader:
         self.tracker = LayoutTracker(allow_missing_tiles)
         self.layout: TilesInFrame | None = None   # the tiles as the last frame placed them
         self._scale = ScaleNormaliser()  # frames of another size: read at the rig's scale
-        self.settings = ReadingSettings.load()
+        self.settings = self.templates.settings()
+        # Cards of this printing whose top bands the enrolment found alike: never sure.
+        self._pairs = {frozenset(p) for p in deck.pairs}
         self._strip_maps = StripMaps()
         cfg = load_config()["pipeline"]
         threads = int(cfg["threads"])
@@ -310,7 +312,8 @@ class TableReader:
             # among fair scores lead their runner-up narrowly.
             weak = score < s.doubt_floor or (score < s.doubt_min_score
                                               and m < s.doubt_low_margin)
-            if fell_back or m < s.doubt_margin or weak:
+            pair = second is not None and frozenset((best.code, second[0].code)) in self._pairs
+            if fell_back or m < s.doubt_margin or weak or pair or colour_unsure(slot.read, s):
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
                     conf = min(conf, 0.25)

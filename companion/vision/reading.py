@@ -25,6 +25,8 @@ from .config import load_config
 # Settings whose name in config.yaml ("reading") is not the field's own.
 _CONFIG_KEYS = {"inset_mm": "band_inset_mm", "coarse_mm": "coarse_cell_mm",
                 "overlap_mm": "tile_overlap_mm"}
+# Settings the enrolled deck gives, not config.yaml.
+_DECK_FIELDS = ("card_w", "card_h")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,16 @@ class ReadingSettings:
     refine_x_mm: float
     colour_weight: float
     colour_cap: float
-    paper_share: float
+    colour_neutral_share: float
+    colour_neutral_max: float
+    colour_ref_min: float
+    colour_gain_max: float
+    colour_doubt: float
+    recolour_min_spread: float
+    colour_min_vivid: float
+    stock_switch: float
+    stock_near: float
+    stock_table_min: float
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
@@ -79,6 +90,9 @@ class ReadingSettings:
     card_lead_min: float
     card_sure_shape: float
     fallback_drop: float
+    # The enrolled printing's card size (mm), not a threshold: `sized` sets it from the deck.
+    card_w: float = geometry.CARD_W
+    card_h: float = geometry.CARD_H
 
     @classmethod
     @functools.lru_cache(maxsize=1)
@@ -86,6 +100,8 @@ class ReadingSettings:
         c = load_config()["reading"]
         values: dict[str, object] = {}
         for f in fields(cls):
+            if f.name in _DECK_FIELDS:
+                continue
             raw = c[_CONFIG_KEYS.get(f.name, f.name)]
             values[f.name] = (tuple(float(x) for x in raw) if f.name == "scales"
                               else int(raw) if f.type == "int" else float(raw))
@@ -93,6 +109,18 @@ class ReadingSettings:
 
     def px(self, mm: float) -> int:
         return int(round(mm * self.px_per_mm))
+
+    def sized(self, card_w: float, card_h: float) -> ReadingSettings:
+        """These settings for cards of the given size (mm): the same object when it is
+        already theirs, so caches keyed on the settings stay warm."""
+        if card_w == self.card_w and card_h == self.card_h:
+            return self
+        return _sized(self, float(card_w), float(card_h))
+
+
+@functools.lru_cache(maxsize=8)
+def _sized(s: ReadingSettings, card_w: float, card_h: float) -> ReadingSettings:
+    return replace(s, card_w=card_w, card_h=card_h)
 
 
 # -- measures -----------------------------------------------------------------------------------
@@ -108,11 +136,21 @@ def reflectance(bgr: np.ndarray, white: np.ndarray, black: np.ndarray) -> np.nda
     return cv2.transform(bgr.astype(np.float32), m)
 
 
-def ink(refl: np.ndarray) -> np.ndarray:
-    """How far each pixel is from white paper, whatever its hue: 1 - its darkest channel."""
-    b, g, r = cv2.split(refl)
-    darkest = cv2.min(cv2.min(b, g), r)
-    return cv2.min(cv2.max(cv2.subtract(1.0, darkest), 0.0), 1.0)
+def ink(refl: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
+    """How far each pixel is from the card's stock, whatever its hue and whichever is darker:
+    the largest of its channels' differences from `stock[0]` (the enrolled printing's stock
+    colour, reflectance BGR), from white paper when no stock is given (1 - its darkest
+    channel).  Reflectance above `stock[1]` (the brightest the enrolled faces get) is taken
+    as that: it is glare, not print."""
+    if stock is None:
+        b, g, r = cv2.split(refl)
+        darkest = cv2.min(cv2.min(b, g), r)
+        return cv2.min(cv2.max(cv2.subtract(1.0, darkest), 0.0), 1.0)
+    base, top = stock[0], stock[1]
+    clipped = cv2.min(refl, (float(top[0]), float(top[1]), float(top[2]), 0.0))
+    d = cv2.absdiff(clipped, (float(base[0]), float(base[1]), float(base[2]), 0.0))
+    b, g, r = cv2.split(d)
+    return cv2.min(cv2.max(cv2.max(b, g), r), 1.0)
 
 
 @dataclass(slots=True)
@@ -129,8 +167,9 @@ class Maps:
         field(default_factory=dict)
 
     @classmethod
-    def of(cls, refl: np.ndarray, s: ReadingSettings) -> Maps:
-        k = ink(refl)
+    def of(cls, refl: np.ndarray, s: ReadingSettings, stock: np.ndarray | None = None) -> Maps:
+        """The measures of a strip; `stock`: the printing's stock colour (see `ink`)."""
+        k = ink(refl, stock)
         f, c = s.px(s.cell_mm), s.px(s.coarse_mm)
         return cls(s, cv2.blur(k, (f, f)), cv2.blur(k, (c, c)), k, refl)
 
@@ -152,7 +191,7 @@ def _grid(s: ReadingSettings, coarse: bool) -> tuple[np.ndarray, np.ndarray]:
     """Row and column offsets (px, from the card's top-left) of the descriptor's cell centres."""
     cell = s.px(s.coarse_mm if coarse else s.cell_mm)
     x0 = s.px(s.inset_mm)
-    width = s.px(geometry.CARD_W - 2 * s.inset_mm)
+    width = s.px(s.card_w - 2 * s.inset_mm)
     nx = width // cell
     ny = s.px(s.band_mm) // cell
     rows = np.arange(ny) * cell + cell // 2
@@ -288,29 +327,98 @@ def shifted_cells(m: Maps, ys: np.ndarray, lefts: np.ndarray) -> np.ndarray | No
     return None if win is None else win[0].reshape(len(ys) * len(lefts), -1)
 
 
-def hue(m: Maps, top: int, left: int) -> np.ndarray:
-    """Ink-weighted mean opponent colour of a band: the colour a player names."""
-    s = m.s
-    y0, y1 = max(0, top), max(0, top + s.px(s.band_mm))
-    x0, x1 = max(0, left + s.px(s.inset_mm)), max(0, left + s.px(geometry.CARD_W - s.inset_mm))
-    ink_band = m.ink[y0:y1, x0:x1]
-    wgt = ink_band * ink_band
-    tot = float(wgt.sum())
-    if tot < 1e-6:
-        return np.zeros(2, np.float32)
-    band = np.ascontiguousarray(m.refl[y0:y1, x0:x1])
-    # The card's own paper (its least inked pixels) as white: a colour cast or a glare spot
-    # over this card, but not over the tile, then cancels out.
-    flat = ink_band.ravel()
-    n = max(4, int(flat.size * s.paper_share))
-    idx = np.argpartition(flat, n)[:n]
-    pixels = band.reshape(-1, 3)
-    paper = pixels[idx].mean(axis=0)
-    gain = (float(paper.mean()) / paper).astype(np.float32) if float(paper.min()) > 0.2 \
-        else np.ones(3, np.float32)
-    # Gains and opponent channels are linear: weigh the pixels first, then mix three sums.
-    b, g, r = (wgt.ravel() @ pixels) * gain / tot
-    return np.array([r - g, 0.5 * (r + g) - b], np.float32)
+def colour_cells(refl: np.ndarray, top: int, left: int, s: ReadingSettings) -> np.ndarray:
+    """A band's mean colour per cell over the card's whole width (cells x 3, `cell_mm`
+    cells, row-major); a band partly outside the strip takes the strip's edge."""
+    bh, bw = s.px(s.band_mm), s.px(s.card_w)
+    h, w = refl.shape[:2]
+    y0, x0 = max(0, top), max(0, left)
+    y1, x1 = min(h, top + bh), min(w, left + bw)
+    if y1 <= y0 or x1 <= x0:
+        band = np.zeros((bh, bw, 3), np.float32)
+    else:
+        band = refl[y0:y1, x0:x1]
+        if (y1 - y0, x1 - x0) != (bh, bw):
+            band = cv2.copyMakeBorder(np.ascontiguousarray(band), y0 - top, top + bh - y1,
+                                      x0 - left, left + bw - x1, cv2.BORDER_REPLICATE)
+    cell = max(1, s.px(s.cell_mm))
+    small = cv2.resize(np.ascontiguousarray(band, np.float32), (bw // cell, bh // cell),
+                       interpolation=cv2.INTER_AREA)
+    return small.reshape(-1, 3)
+
+
+def _opponent(cells: np.ndarray) -> np.ndarray:
+    """Opponent colour of BGR cells (..., 3): red - green, yellow - blue (grey is 0, 0)."""
+    b, g, r = cells[..., 0], cells[..., 1], cells[..., 2]
+    return np.stack([r - g, 0.5 * (r + g) - b], axis=-1)
+
+
+@dataclass(frozen=True, slots=True)
+class ColourModel:
+    """Where the enrolled printing shows a card's colour, and its own colour reference.
+
+    Learnt from the deck: per class (a Troop value), the cells where its six colours differ
+    (a numeral, a banner, a gem, a border stripe, the whole card) say the colour, and the
+    cells where they do not (stock, frame, the common art) are the card's own reference: a
+    band's colour is measured on the first after scaling its channels so that the second
+    look as they did at enrolment (a cast over this card, another print run's paper).
+    Tactics cards use the Troops' mean layout.  The same code measures the deck and the frame.
+    """
+
+    weights: np.ndarray       # (classes, cells) where the colours differ, each row sums to 1
+    neutral: np.ndarray       # (classes, cells) the reference cells, each row sums to 1 (or 0)
+    reference: np.ndarray     # (classes, 3) the reference cells' enrolled colour
+
+    @classmethod
+    def learn(cls, cells: np.ndarray, class_of: np.ndarray, troop: np.ndarray,
+              s: ReadingSettings) -> ColourModel:
+        """`cells`: (cards, cells, 3) colour cells of every enrolled face; `troop`: per
+        class, whether it is a Troop value (six colours)."""
+        n_cls = int(class_of.max()) + 1
+        opp = _opponent(cells)
+        weights = np.zeros((n_cls, cells.shape[1]), np.float32)
+        neutral = np.zeros_like(weights)
+        for k in range(n_cls):
+            if not troop[k]:
+                continue
+            members = opp[class_of == k]
+            spread = ((members - members.mean(axis=0)) ** 2).sum(axis=2).mean(axis=0)
+            weights[k] = spread / max(float(spread.sum()), 1e-9)
+            calm = spread <= np.quantile(spread, s.colour_neutral_share)
+            # A printing coloured all over (full bleed) has no reference cells to trust.
+            if calm.any() and float(spread[calm].mean()) <= s.colour_neutral_max * float(
+                    spread[~calm].mean() if (~calm).any() else spread.mean()):
+                neutral[k] = calm / float(calm.sum())
+        troops = np.flatnonzero(troop)
+        if len(troops):
+            mean_w = weights[troops].mean(axis=0)
+            mean_n = neutral[troops].mean(axis=0)
+            total = float(mean_n.sum())
+            for k in np.flatnonzero(~troop):
+                weights[k] = mean_w
+                neutral[k] = mean_n / total if total > 0 else 0.0
+        else:
+            weights[:] = 1.0 / cells.shape[1]
+        reference = np.zeros((n_cls, 3), np.float32)
+        for k in range(n_cls):
+            reference[k] = (neutral[k] @ cells[class_of == k].mean(axis=0))
+        return cls(weights, neutral, reference)
+
+    def vividness(self, cells: np.ndarray, k: int) -> float:
+        """How colourful a band (its `colour_cells`) is where class `k` shows its colour, as
+        the camera gave it (no channel rescaled): a greyscale frame gives none."""
+        return float(np.linalg.norm(self.weights[k] @ _opponent(cells)))
+
+    def hue(self, cells: np.ndarray, k: int, s: ReadingSettings) -> np.ndarray:
+        """The colour of a band (its `colour_cells`) read as class `k`: opponent colour where
+        the class shows it, its channels scaled to match the class's reference cells."""
+        gain = np.ones(3, np.float32)
+        if float(self.neutral[k].sum()) > 0:
+            seen = self.neutral[k] @ cells
+            ref = self.reference[k]
+            if float(seen.min()) > s.colour_ref_min and float(ref.min()) > s.colour_ref_min:
+                gain = np.clip(ref / seen, 1.0 / s.colour_gain_max, s.colour_gain_max)
+        return (self.weights[k] @ _opponent(cells * gain)).astype(np.float32)
 
 
 # -- the deck's side ------------------------------------------------------------------------------
@@ -336,44 +444,123 @@ class Templates:
     half_w: tuple[np.ndarray, np.ndarray]   # fine_w cut into the band's left and right halves
     coarse_c: Correlator                    # coarse with coarse_w, folded
     halves_c: tuple[Correlator, Correlator]  # halves with half_w, folded
+    colour: ColourModel                     # where and how the printing shows colour
+    vivid: np.ndarray                       # (cards,) each face's `ColourModel.vividness`
+    stock: np.ndarray                       # what ink is measured from (`stock_colour`, `ink`)
+    bodies: np.ndarray                      # (cards, rows, cols) each whole face's fine cells
+    paper: np.ndarray                       # the printing's stock: its faces' median colour
+    card_w: float                           # the printing's card size (mm)
+    card_h: float
+
+    def settings(self) -> ReadingSettings:
+        """The reading settings for this deck's cards."""
+        return ReadingSettings.load().sized(self.card_w, self.card_h)
 
 
-def face_maps(face_refl: np.ndarray, s: ReadingSettings) -> Maps:
+def face_maps(face_refl: np.ndarray, s: ReadingSettings, stock: np.ndarray | None = None
+              ) -> Maps:
     """Measures of an upright card face already at `s.px_per_mm` and in reflectance."""
-    return Maps.of(face_refl, s)
+    return Maps.of(face_refl, s, stock)
 
 
-def _cell_weights(raw: np.ndarray) -> np.ndarray:
-    """Weight of each cell: its spread over the deck (cells alike on every card tell nothing).
+def stock_colour(cards: tuple[Card, ...], faces_refl: list[np.ndarray], s: ReadingSettings
+                 ) -> np.ndarray:
+    """The colour a printing's ink is measured from, and the brightest its faces get (`ink`,
+    2 x BGR reflectance): of white, black and the median colour of all its faces, the one whose measure tells the printing's values
+    apart best (the mean, over Troop values, of how unlike its nearest other value each one
+    is; white unless another does `stock_switch` times better).  Dark ink on light stock,
+    light numerals on dark stock: the enrolment finds which contrast carries the value, the
+    code does not assume one."""
+    step = max(1, faces_refl[0].shape[0] // 60)         # a sample is plenty for a median
+    pixels = np.concatenate([f[::step, ::step].reshape(-1, 3) for f in faces_refl])
+    median = np.median(np.minimum(pixels, 1.0), axis=0).astype(np.float32)
+    top = np.minimum(np.percentile(pixels, 99.5, axis=0), 1.0).astype(np.float32)
+    candidates = [np.stack([c, top]) for c in (np.ones(3, np.float32), np.zeros(3, np.float32),
+                                                median)]
+    troop = [i for i, c in enumerate(cards) if c.is_troop]
+    values = np.array([cards[i].value for i in troop])
+    if not troop:
+        return candidates[0]
+    zero = np.zeros(1, np.int64)
+    best, best_sep = candidates[0], -1.0
+    for stock in candidates:
+        raw = np.array([raw_cells(face_maps(faces_refl[i], s, stock), zero, zero, False)[0]
+                        for i in troop], np.float32)
+        means = np.array([raw[values == v].mean(axis=0) for v in sorted(set(values))])
+        tpl = _normalise(means * _cell_weights(means))
+        sim = tpl @ tpl.T
+        np.fill_diagonal(sim, -1.0)
+        sep = float(np.mean(1.0 - sim.max(axis=1)))
+        # White first, and kept unless another tells the values clearly better: over white
+        # paper, light brighter than the paper (glare) is no ink.
+        if best_sep < 0 or sep > best_sep * s.stock_switch:
+            best, best_sep = stock, sep
+    return best
+
+
+def _cell_weights(raw: np.ndarray, within: np.ndarray | None = None) -> np.ndarray:
+    """Weight of each cell: its spread over the deck (cells alike on every card tell nothing),
+    against its spread `within` a class, if given (the colour's name printed beside a value
+    differs from card to card of that value: it tells the colour, not the value).
 
     Learned from whatever deck is enrolled, so a printing's own layout decides where to look
     (the digit's corner, the mark, the name) without the code knowing that layout.
     """
     spread = raw.std(axis=0)
+    if within is not None:
+        spread = spread * spread / np.sqrt(spread * spread + within * within + 1e-12)
     return (spread / max(float(spread.max()), 1e-6)).astype(np.float32)
 
 
-def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Templates:
+def _within_spread(raw: np.ndarray, class_of: np.ndarray) -> np.ndarray:
+    """Each cell's spread among the cards of one class (rows of `raw`), over the classes of
+    more than one card."""
+    var = [raw[class_of == k].var(axis=0) for k in range(int(class_of.max()) + 1)
+           if int((class_of == k).sum()) > 1]
+    return np.sqrt(np.mean(var, axis=0)) if var else np.zeros(raw.shape[1], np.float32)
+
+
+def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
+                    card_size: tuple[float, float] = (geometry.CARD_W, geometry.CARD_H),
+                    stock: np.ndarray | None = None) -> Templates:
     """The deck's descriptors.  Shapes are compared per *class*: a Troop's value (the mean of
     its six colours' bands) or a Tactics card, so the value is read from what differs between
-    values, and the colour from the hue, separately."""
-    s = ReadingSettings.load()
-    fine, coarse, hues, inks = [], [], [], []
+    values, and the colour from where the printing shows it (`ColourModel`), separately.
+    `card_size`: the printing's card width and height (mm); `stock`: the colour its ink is
+    measured from (`stock_colour`, worked out when not given)."""
+    s = ReadingSettings.load().sized(*card_size)
+    fine, coarse, cells, inks = [], [], [], []
     zero = np.zeros(1, np.int64)
-    bh, bw = s.px(s.band_mm), s.px(geometry.CARD_W)
+    bh, bw = s.px(s.band_mm), s.px(s.card_w)
+    if stock is None:
+        stock = stock_colour(cards, faces_refl, s)
+    step = max(1, faces_refl[0].shape[0] // 60)
+    paper = np.median(np.concatenate([np.minimum(f[::step, ::step].reshape(-1, 3), 1.0)
+                                      for f in faces_refl]), axis=0).astype(np.float32)
+    bodies = []
+    grid_rows, grid_cols = _grid(s, False)
+    cell = s.px(s.cell_mm)
     for face in faces_refl:
-        m = face_maps(face, s)
+        m = face_maps(face, s, stock)
+        body_rows = np.arange(s.px(s.card_h) // cell) * cell + cell // 2
+        bodies.append(m.ink_fine[np.minimum(body_rows, m.ink_fine.shape[0] - 1)][:, grid_cols])
         inks.append(_soft(m.ink[:bh, :bw]))
         fine.append(raw_cells(m, zero, zero, False)[0])
         coarse.append(raw_cells(m, zero, zero, True)[0])
-        hues.append(hue(m, 0, 0))
+        cells.append(colour_cells(face, 0, 0, s))
     fine_a, coarse_a = np.array(fine, np.float32), np.array(coarse, np.float32)
     keys = [str(c.value) if c.is_troop else c.code for c in cards]
     classes = sorted(set(keys), key=keys.index)
     class_of = np.array([classes.index(k) for k in keys])
+    troop = np.array([k.isdigit() for k in classes])
+    cells_a = np.array(cells, np.float32)
+    colour = ColourModel.learn(cells_a, class_of, troop, s)
+    hues = np.array([colour.hue(c, int(k), s) for c, k in zip(cells_a, class_of)], np.float32)
+    vivid = np.array([colour.vividness(c, int(k)) for c, k in zip(cells_a, class_of)],
+                     np.float32)
     class_raw = np.array([fine_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                          np.float32)
-    fw = _cell_weights(class_raw)
+    fw = _cell_weights(class_raw, _within_spread(fine_a, class_of))
     inks_a = np.array(inks, np.float32)
     class_ink = np.array([inks_a[class_of == i].mean(axis=0) for i in range(len(classes))],
                          np.float32)
@@ -391,9 +578,11 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray]) -> Te
     halves = (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32))
     half_w = (np.ascontiguousarray(w_left[0]), np.ascontiguousarray(w_right[0]))
     return Templates(cards, _normalise(fine_a * fw).astype(np.float32), coarse_t,
-                     np.array(hues, np.float32), fw, cw, halves, half, class_of, class_ink, {},
+                     hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
-                     (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])))
+                     (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
+                     colour, vivid, stock, np.array(bodies, np.float32), paper,
+                     float(s.card_w), float(s.card_h))
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
@@ -468,6 +657,8 @@ class CardRead:
     shape: np.ndarray | None = None              # per deck card, its shape similarity
     hue: np.ndarray | None = None                # the band's measured colour
     edge: float = 1.0                            # share of its width showing a top edge
+    colour_t: float = 0.0                        # its colour from its own (0) to the next (1)
+    vivid: float = 0.0                           # how colourful its band is (`vividness`)
 
     @property
     def best(self) -> Card:
@@ -485,12 +676,15 @@ def _runs(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in zip(starts, ends) if b - a >= min_len]
 
 
-def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.ndarray:
+def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings,
+              paper: np.ndarray | None = None) -> np.ndarray:
     """Pixels unlike the bare table: cards (and anything else laid or held over it).
 
     `table` is the table's reflectance per row (rows x 3), so light falling off along the
     zone does not turn the table into card.  Paper is also brighter than any table a card
-    game is played on, which catches pale tables whose colour is close to the paper's.
+    game is played on, which catches pale tables whose colour is close to the paper's; and a
+    pixel much nearer the printing's own stock (`paper`, reflectance BGR) than the table is
+    card too, which catches dark stock on a dark table.
     Worked out at half resolution: the mask only says roughly where cards lie.
     """
     h, w = refl.shape[:2]
@@ -508,13 +702,19 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings) -> np.nda
     d2 = d2[:, :, 0] if d2.ndim == 3 else d2
     brighter = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
     brighter = brighter[:, :, 0] if brighter.ndim == 3 else brighter
-    raw = ((d2 > s.card_delta ** 2) | (brighter > s.paper_delta)).astype(np.uint8)
+    card = (d2 > s.card_delta ** 2) | (brighter > s.paper_delta)
+    if paper is not None:
+        p = cv2.subtract(small, np.full_like(small, 1.0) * np.asarray(paper, np.float32))
+        p2 = cv2.transform(p * p, np.ones((1, 3), np.float32))
+        p2 = p2[:, :, 0] if p2.ndim == 3 else p2
+        card |= (d2 > s.stock_table_min ** 2) & (p2 < (s.stock_near ** 2) * d2)
+    raw = card.astype(np.uint8)
     # On a table close to the paper's colour only the cards' edges and ink stand out: close
     # the outlines and fill them, so each card (or echelon) becomes one solid region.
     k = max(3, (s.px(s.close_mm) // 2) | 1)
     closed = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     filled = np.zeros_like(closed)
-    min_area = s.px(geometry.CARD_W) * s.px(s.band_mm) // 8
+    min_area = s.px(s.card_w) * s.px(s.band_mm) // 8
     big = [c for c in cvcompat.find_contours(closed) if cv2.contourArea(c) >= min_area]
     if big:
         cv2.drawContours(filled, big, -1, 1, thickness=cv2.FILLED)
@@ -567,7 +767,7 @@ def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.nd
     edge" and "the right edge less a card's width" is this card's (medians over the band).
     """
     h, w = mask.shape
-    card_w = s.px(geometry.CARD_W)
+    card_w = s.px(s.card_w)
     any_px = mask.any(axis=1)
     left = np.where(any_px, np.argmax(mask, axis=1), w // 2 - card_w // 2).astype(np.float32)
     # The last card pixel of each row: the first of the row mirrored (by OpenCV: numpy's
@@ -619,7 +819,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     s = m.s
     h, w = mask.shape
     gap = s.px(s.gap_mm)
-    card_h = s.px(geometry.CARD_H)
+    card_h = s.px(s.card_h)
     band = s.px(s.band_mm)
     lefts_all = _band_lefts(mask, s)
     step = max(1, s.px(s.scan_step_mm))
@@ -636,7 +836,9 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # A column that runs into a claimed tile lying behind it has no clean end: its last
         # card may lie partly on the tile.
         into_tile = limit_mm is not None and b >= s.px(limit_mm) - s.px(2.0)
-        whole = reliable_end and not into_tile
+        # A run shorter than a card is no whole column: the mask lost part of it (a card's
+        # stock close to the table's colour), so its end says nothing of the last card.
+        whole = reliable_end and not into_tile and b - a >= card_h - slack
         hi = (b - card_h + slack) if whole else (b - band)
         hi = min(h - band, max(hi, a + s.px(s.top_search_mm))) + 1
         if into_tile and limit_mm is not None:
@@ -649,9 +851,9 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # (cards are laid centred on their flag's tile, within a few mm, and a claimed
         # tile's line position is a guess): where the mask's edges mislead (a seam in the
         # wood, a shade the table reference missed), the band's own fit finds the card.
-        nominal = (w - s.px(geometry.CARD_W)) // 2
+        nominal = (w - s.px(s.card_w)) // 2
         cell = s.px(s.coarse_mm)
-        reach = max(0, ((w - s.px(geometry.CARD_W)) // 2 - s.px(s.across_edge_mm)) // cell)
+        reach = max(0, ((w - s.px(s.card_w)) // 2 - s.px(s.across_edge_mm)) // cell)
         across = nominal + cell * np.arange(-reach, reach + 1)
         cand = np.stack([lefts_all[0][ys], lefts_all[1][ys]], axis=1)
         prof, lefts = _profile(m, tpl, ys, cand, across)
@@ -820,21 +1022,57 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     k = (sl[every, :, best] + sr[every, :, best]).argmax(axis=1)
     tk, lk = tops[every, k], lefts[every, k]
     _second_look(m, tpl, by_class, tk, lk)
-    colours = np.array([hue(m, int(t), int(lf)) for t, lf in zip(tk, lk)], np.float32)
+    cells = [colour_cells(m.refl, int(t), int(lf), s) for t, lf in zip(tk, lk)]
+    colours = np.array([tpl.colour.hue(c, int(b), s) for c, b in zip(cells, best)], np.float32)
+    vivid = [tpl.colour.vividness(c, int(b)) for c, b in zip(cells, best)]
     shape = by_class[:, tpl.class_of]                             # (cards read, deck cards)
-    # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
-    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - colours[:, None, :], axis=2),
-                      s.colour_cap)
-    score = shape - s.colour_weight * dist
-    order = np.argsort(-score, axis=1)[:, :5]
-    half_w = s.px(geometry.CARD_W) / 2
+    order, score, between = _ranked(tpl, s, shape, colours)
+    half_w = s.px(s.card_w) / 2
     out = []
     for i in range(n):
         o = order[i]
         sc = score[i]
         cands = tuple((tpl.cards[j], float(sc[j])) for j in o)
         out.append(CardRead(cands, float(tk[i]) / s.px_per_mm,
-                            (float(lk[i]) + half_w) / s.px_per_mm, shape[i], colours[i]))
+                            (float(lk[i]) + half_w) / s.px_per_mm, shape[i], colours[i],
+                            colour_t=float(between[i]), vivid=vivid[i]))
+    return out
+
+
+def _ranked(tpl: Templates, s: ReadingSettings, shape: np.ndarray, hues: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every deck card's score for reads of shape similarities `shape` (reads x deck cards)
+    and colours `hues` (reads x 2): the five best per read, all scores, and how far each
+    read's colour lies towards its nearest other colour (`_between`)."""
+    # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
+    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
+                      s.colour_cap)
+    score = shape - s.colour_weight * dist
+    order = np.argsort(-score, axis=1)[:, :5]
+    return order, score, _between(tpl, hues, order[:, 0])
+
+
+def _between(tpl: Templates, hues: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """For each read of colour `hues[i]` named `best[i]` (a deck index): where its colour
+    lies between the best card's enrolled colour (0) and that of the nearest card of the same
+    class in another colour (1), along the line joining them; 0 when the class has one colour.
+
+    Near 0.5 the frame cannot tell the two colours apart (a greyscale frame, a strong cast,
+    yellow and orange under warm light): the colour of that read is a guess.
+    """
+    out = np.zeros(len(best), np.float32)
+    for i, b in enumerate(best):
+        same = np.flatnonzero(tpl.class_of == tpl.class_of[b])
+        others = same[same != b]
+        if not len(others):
+            continue
+        hb = tpl.hues[b]
+        d = tpl.hues[others] - hb                                   # (others, 2)
+        length2 = np.maximum((d * d).sum(axis=1), 1e-9)
+        tt = (d @ (hues[i] - hb)) / length2
+        # Two colours the enrolment itself could not tell apart: no colour can decide.
+        tt[length2 <= 1e-8] = 1.0
+        out[i] = float(tt.max())
     return out
 
 
@@ -873,13 +1111,10 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
                 ) -> list[CardRead]:
     """The reads scored again with the colours `hues` (one row each), all at once."""
     shape = np.stack([r.shape for r in reads])                    # type: ignore[misc]
-    dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
-                      s.colour_cap)
-    score = shape - s.colour_weight * dist
-    order = np.argsort(-score, axis=1)[:, :5]
+    order, score, between = _ranked(tpl, s, shape, hues)
     return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
-                     r.shape, r.hue, r.edge)
-            for r, o, sc in zip(reads, order, score)]
+                     r.shape, r.hue, r.edge, float(t), r.vivid)
+            for r, o, sc, t in zip(reads, order, score, between)]
 
 
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
@@ -903,6 +1138,19 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
     x = np.array([[*r.hue, 1.0] for r in fit])                             # type: ignore[misc]
     every = np.array([[*reads[i].hue, 1.0] for i in todo])                 # type: ignore[misc]
+    # A frame whose colours hardly differ (greyscale, a cast that swamps them) has nothing
+    # to map from: fitted anyway, the map would send every band to one colour, surely.
+    aim = np.array([tpl.hues[idx[r.best]] for r in fit], np.float64)
+    enrolled = np.array([tpl.vivid[idx[r.best]] for r in fit])
+    seen = np.array([r.vivid for r in fit])
+    keep = (enrolled > 1e-3) & np.array([r.best.is_troop for r in fit])
+    dull = bool(keep.sum() >= s.recolour_min_reads // 2) and float(
+        np.median(seen[keep] / enrolled[keep])) < s.colour_min_vivid
+    if dull or float(np.sqrt(x[:, :2].var(axis=0).sum())) < \
+            s.recolour_min_spread * float(np.sqrt(aim.var(axis=0).sum())):
+        # Nor can any read of it name a colour: each is as near the grey of a pale colour
+        # as it would be to any other colour with the frame's colours restored.
+        return [replace(r, colour_t=1.0) if r.hue is not None else r for r in reads]
     for _ in range(2):
         y = np.array([tpl.hues[idx[c.best]] for c in
                       (cur[at[id(r)]] for r in fit)], np.float64)
@@ -926,8 +1174,8 @@ def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSett
     """
     h, w = refl.shape[:2]
     top = int(round(top_mm * s.px_per_mm))
-    left = int(round(centre_mm * s.px_per_mm)) - s.px(geometry.CARD_W) // 2
-    x0, x1 = max(0, left + s.px(4.0)), min(w, left + s.px(geometry.CARD_W - 4.0))
+    left = int(round(centre_mm * s.px_per_mm)) - s.px(s.card_w) // 2
+    x0, x1 = max(0, left + s.px(4.0)), min(w, left + s.px(s.card_w - 4.0))
     reach = s.px(s.edge_search_mm)
     if x1 - x0 < s.px(10.0) or top - reach < 2 or top + reach + 1 >= h:
         return 1.0        # too little of the card in the strip, or its edge cut off: no veto
@@ -935,6 +1183,11 @@ def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSett
     # Colour steps, not just brightness: an orange band on a brown table is an edge too.
     step = np.abs(rows[3:] - rows[:-3]).max(axis=2)
     return float((step > s.edge_step).mean(axis=1).max())
+
+
+def colour_unsure(r: CardRead, s: ReadingSettings) -> bool:
+    """Whether the frame could not tell this read's colour from another one's."""
+    return r.colour_t >= s.colour_doubt
 
 
 def is_card(r: CardRead, s: ReadingSettings) -> bool:
@@ -971,17 +1224,18 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     With `final` False the reads are only sifted by shape (the colour term of their scores
     may still be corrected by `recolour` over the whole frame): `is_card` decides later.
     """
-    s = ReadingSettings.load()
+    s = tpl.settings()
     tab = table_colour(refl, s) if table is None else table
-    mask = card_mask(refl, tab, s)
+    mask = card_mask(refl, tab, s, tpl.paper)
     runs = column_runs(mask, s) if mask.any() else []
     if not runs:
         return []                  # an empty zone: the commonest case, and the cheapest
-    m = Maps.of(refl, s)
+    m = Maps.of(refl, s, tpl.stock)
     reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs,
-                                                       start_mm),
+                                                   start_mm),
                                       tpl)
              if _fits_a_card(r, s)]
+    reads = _not_bodies(m, tpl, reads)
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
                                                                   r.centre_mm, s))
@@ -989,7 +1243,40 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     return [r for r in reads if is_card(r, s)] if final else reads
 
 
+def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead]) -> list[CardRead]:
+    """The reads less those that are the card before's own face: a band found inside a
+    card's body (a picture's straight top edge, a value printed again) that the enrolled
+    face of the card read just before explains, at that distance below its top, better than
+    the card it was read as explains it at its top."""
+    s = m.s
+    if len(reads) < 2:
+        return reads
+    idx = {c: i for i, c in enumerate(tpl.cards)}
+    cell = s.px(s.cell_mm)
+    rows = len(_grid(s, False)[0])
+    half_w = s.px(s.card_w) / 2
+    kept = [reads[0]]
+    for r in reads[1:]:
+        prev = kept[-1]
+        top, ptop = int(round(r.top_mm * s.px_per_mm)), int(round(prev.top_mm * s.px_per_mm))
+        off = (top - ptop) // cell
+        body = tpl.bodies[idx[prev.best]]
+        if top <= ptop or off + rows > len(body):
+            kept.append(r)
+            continue
+        left = int(round(prev.centre_mm * s.px_per_mm - half_w))
+        own_left = int(round(r.centre_mm * s.px_per_mm - half_w))
+        seen = _normalise(raw_cells(m, np.array([top]), np.array([left]), False))[0]
+        own = _normalise(raw_cells(m, np.array([top]), np.array([own_left]), False))[0]
+        as_body = float(seen @ _normalise(body[off:off + rows].ravel()[None])[0])
+        as_card = float(own @ _normalise(tpl.bodies[idx[r.best], :rows].ravel()[None])[0])
+        if as_body <= as_card:
+            kept.append(r)
+    return kept
+
+
 __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "card_mask", "column_runs", "edge_cover", "find_tops", "hue", "identify",
+           "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_runs", "edge_cover", "find_tops",
+           "identify",
            "identify_many", "ink", "is_card", "read_strip", "recolour",
-           "reflectance", "shifted_cells", "table_colour", "table_margins"]
+           "reflectance", "shifted_cells", "stock_colour", "table_colour", "table_margins"]

@@ -62,6 +62,24 @@ def test_bad_inputs_give_one_line_and_status_2(deck_file: Path, tmp_path: Path,
            "'JOKER' is not a Battle Line card code")
 
 
+def test_enrol_takes_a_card_size_and_reports_look_alike_pairs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+    cards = tmp_path / "cards"
+    shutil.copytree(deck_dir("classic"), cards)
+    shutil.copy(cards / "G2.png", cards / "G3.png")
+    out = tmp_path / "d.npz"
+    capsys.readouterr()
+    assert main(["deck", "enrol", str(cards), "--out", str(out), "--card-size", "63x88"]) == 0
+    said = capsys.readouterr().out
+    assert "G2 and G3" in said and str(tmp_path / "d.pairs") in said
+    assert (tmp_path / "d.pairs" / "G2-G3.png").is_file()
+    _fails(["deck", "enrol", str(cards), "--out", str(out), "--card-size", "56x87"], capsys,
+           "not a card face of 56x87 mm")
+    _fails(["deck", "enrol", str(cards), "--out", str(out), "--card-size", "big"], capsys,
+           "card size 'big' is not WxH")
+
+
 def test_scan_refuses_a_frame_with_a_tile_twice(deck_file: Path, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     img = frame("classic").copy()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.vision import deck as deck_mod
-from companion.vision.deck import Deck, enrol
+from companion.vision.deck import Deck, enrol, parse_card_size
 from companion.vision.errors import CardError, DeckError
 
 from .vision_helpers import deck, deck_dir
@@ -88,11 +88,75 @@ def test_images_that_cannot_be_cards(tmp_path: Path) -> None:
         enrol(d)
 
 
-def test_two_cards_that_look_alike_are_refused(tmp_path: Path) -> None:
+def test_two_cards_that_look_alike_are_reported_with_their_picture(tmp_path: Path) -> None:
     d = _copy(tmp_path)
     shutil.copy(d / "B4.png", d / "B5.png")
-    with pytest.raises(DeckError, match="look the same"):
+    dk = enrol(d)
+    assert ("B4", "B5") in dk.pairs
+    path = dk.save(tmp_path / "deck.npz")
+    picture = tmp_path / "deck.pairs" / "B4-B5.png"
+    assert picture.is_file()
+    assert cv2.imread(str(picture)).shape[1] > 2 * dk.faces.shape[2]
+    assert Deck.load(path).pairs == dk.pairs
+    assert deck("classic").pairs == ()
+
+
+def _turned(d: Path, code: str, turn: int) -> None:
+    img = cv2.imread(str(d / f"{code}.png"))
+    cv2.imwrite(str(d / f"{code}.png"), np.ascontiguousarray(np.rot90(img, turn)))
+
+
+@pytest.mark.parametrize("name", ["classic", "bold"])
+@pytest.mark.parametrize("code", ["R8", "G1", "ALEXANDER", "FOG"])
+def test_an_upside_down_card_image_is_refused(tmp_path: Path, name: str, code: str) -> None:
+    d = tmp_path / "cards"
+    shutil.copytree(deck_dir(name), d)
+    _turned(d, code, 2)
+    with pytest.raises(CardError, match=f"{code}.png: the card is upside down"):
         enrol(d)
+
+
+def test_a_card_image_turned_a_quarter_is_refused(tmp_path: Path) -> None:
+    d = _copy(tmp_path)
+    _turned(d, "Y7", 1)
+    with pytest.raises(CardError, match="Y7.png: the image is landscape"):
+        enrol(d)
+
+
+def test_an_image_that_is_no_card_face_is_refused(tmp_path: Path) -> None:
+    d = _copy(tmp_path)
+    rng = np.random.default_rng(5)
+    wood = cv2.resize(rng.integers(60, 200, (40, 30, 3), dtype=np.uint8), (504, 704),
+                      interpolation=cv2.INTER_CUBIC)
+    wood = cv2.GaussianBlur(wood, (0, 0), 3)
+    wood[::37] = 40                                   # grain across it
+    cv2.imwrite(str(d / "P6.png"), wood)
+    with pytest.raises(CardError, match="P6.png: this image is not a card face"):
+        enrol(d)
+
+
+def test_the_card_size_is_taken_and_checked(tmp_path: Path) -> None:
+    d = _copy(tmp_path)
+    with pytest.raises(CardError, match="not a card face of 56x87 mm"):
+        enrol(d, (56.0, 87.0))
+    narrow = tmp_path / "narrow"
+    narrow.mkdir()
+    for f in d.iterdir():
+        img = cv2.imread(str(f))
+        cv2.imwrite(str(narrow / f.name), cv2.resize(img, (448, 696)))
+    dk = enrol(narrow, (56.0, 87.0))
+    assert dk.card_size == (56.0, 87.0)
+    assert dk.faces.shape[1:3] == (174, 112)
+    back = Deck.load(dk.save(tmp_path / "narrow.npz"))
+    assert back.card_size == (56.0, 87.0)
+    assert back.templates.card_w == 56.0
+
+
+@pytest.mark.parametrize("text", ["63", "88x63", "63x88x1", "abc", "10x20"])
+def test_a_bad_card_size_is_refused(text: str) -> None:
+    with pytest.raises(DeckError, match="card size"):
+        parse_card_size(text)
+    assert parse_card_size("56x87") == (56.0, 87.0)
 
 
 def test_crop_card_cuts_one_card_out_straight(tmp_path: Path) -> None:

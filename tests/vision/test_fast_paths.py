@@ -16,7 +16,7 @@ def _maps(seed: int = 3) -> Maps:
     rng = np.random.default_rng(seed)
     s = ReadingSettings.load()
     refl = rng.random((s.px(201.0), s.px(88.0), 3)).astype(np.float32)
-    return Maps.of(refl, s)
+    return Maps.of(refl, s, deck("classic").templates.stock)
 
 
 @pytest.mark.parametrize("which", ["coarse", "left half", "right half"])

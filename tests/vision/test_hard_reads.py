@@ -97,8 +97,8 @@ def test_a_six_and_an_eight_are_told_apart_on_a_soft_noisy_band(code: str, other
     strip += np.random.default_rng(9).normal(0, 0.04, strip.shape).astype(np.float32)
     corner = [(s.px(6.0), s.px(44.0 - 63.0 / 2))]
     blind = replace(s, fine_margin=0.0)                     # no second look
-    first = identify_many(Maps.of(strip, blind), corner, tpl)[0]
-    second = identify_many(Maps.of(strip, s), corner, tpl)[0]
+    first = identify_many(Maps.of(strip, blind, tpl.stock), corner, tpl)[0]
+    second = identify_many(Maps.of(strip, s, tpl.stock), corner, tpl)[0]
     assert str(second.best) == code
 
     def lead(r: object) -> float:

@@ -27,13 +27,7 @@ DECK_PX_PER_MM = 5.0    # deck images of about 130 dpi: a phone photo's worth, q
 # Families whose decks the reader refuses today (their seed 0, enrolled from rendition 1).
 # Each mark is strict: it flips to a failure the day the reader enrols the family, and must
 # then be removed.
-ENROL_FAILS = {
-    "dark-stock": "enrolment measures ink as darkness: bright numerals on black stock "
-                  "look alike (R1 and R7)",
-    "parchment-gem": "enrolment cannot tell cards whose colour shows only in a small gem "
-                     "apart (O1 and Y1)",
-    "narrow": "enrolment refuses a 56x87 mm card: it checks the 63x88 mm shape",
-}
+ENROL_FAILS: dict[str, str] = {}     # families whose enrolment is known to fail, with why
 
 
 def _one_card_scene(code: str, table_seed: int = 5) -> Scene:
@@ -224,9 +218,10 @@ def test_greyscale_and_warm_light_degradations() -> None:
     pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=ENROL_FAILS[f]))
     if f in ENROL_FAILS else f for f in FAMILIES])
 def test_every_family_writes_and_enrols_its_deck(family: str, tmp_path: Path) -> None:
-    paths = write_deck_images(rendition(FAMILIES[family](0), 1), tmp_path, DECK_PX_PER_MM)
+    printing = FAMILIES[family](0)
+    paths = write_deck_images(rendition(printing, 1), tmp_path, DECK_PX_PER_MM)
     assert len(paths) == 70 and len(list(tmp_path.glob("*.png"))) == 70
-    deck = enrol(tmp_path)
+    deck = enrol(tmp_path, (printing.card_w, printing.card_h))
     assert len(deck.cards) == 70
 
 
@@ -241,7 +236,7 @@ def test_held_out_families_read_to_target() -> None:
         printing = FAMILIES[family](0)
         with tempfile.TemporaryDirectory() as tmp:
             write_deck_images(rendition(printing, 1), tmp)
-            deck = enrol(tmp)
+            deck = enrol(tmp, (printing.card_w, printing.card_h))
         rng = np.random.default_rng([11, k])
         for i in range(2):
             scene = random_scene(rng)
