@@ -23,8 +23,8 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.referee.display import Display, display_of
-from companion.rules.cards import Card
 from companion.referee.referee import Referee, RefereeState
+from companion.rules.cards import Card
 from companion.vision.capture import Frame, FrameSource
 from companion.vision.observation import Observation
 

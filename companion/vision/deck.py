@@ -343,11 +343,7 @@ class CardNotFoundError(DeckError):
     """No single card could be found in a camera frame (enrolment on the rig)."""
 
 
-def card_corners(frame: np.ndarray) -> np.ndarray:
-    return _card_outline(frame)[0]
-
-
-def _card_outline(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def card_outline(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The corners of the one card lying in `frame` (float32, 4x2): top-left, top-right,
     bottom-right, bottom-left with the card upright (its top towards north, the frame's top),
     and its outline.
@@ -409,10 +405,12 @@ def card_size_px(corners: np.ndarray) -> tuple[float, float]:
             float(np.linalg.norm(bl - tl) + np.linalg.norm(br - tr_)) / 2)
 
 
-def crop_card(frame: np.ndarray) -> np.ndarray:
-    """The one card lying in `frame` (see `card_corners`), warped straight and upright, at its
-    own shape: `FACE_H` pixels tall (a card 88 mm tall at 10 px per mm)."""
-    corners = card_corners(frame)
+def crop_card(frame: np.ndarray, corners: np.ndarray | None = None) -> np.ndarray:
+    """The one card lying in `frame` (its `corners`, else found by `card_outline`), warped
+    straight and upright, at its own shape: `FACE_H` pixels tall (a card 88 mm tall at 10 px
+    per mm)."""
+    if corners is None:
+        corners = card_outline(frame)[0]
     w, h = card_size_px(corners)
     width = max(1, round(FACE_H * w / h))
     dst = np.array([[0, 0], [width - 1, 0], [width - 1, FACE_H - 1], [0, FACE_H - 1]],
@@ -427,9 +425,10 @@ def capture_card(frame: np.ndarray) -> tuple[np.ndarray, tuple[float, float] | N
     from .errors import VisionError
     from .tiles import find_tiles
 
-    face = crop_card(frame)
+    corners, outline = card_outline(frame)
+    face = crop_card(frame, corners)
     # The outline's own rectangle: the four corners found on rounded corners lie inside it.
-    (_, _), (a, b), _ = cv2.minAreaRect(_card_outline(frame)[1])
+    (_, _), (a, b), _ = cv2.minAreaRect(outline)
     w, h = sorted((float(a), float(b)))
     try:
         scales = [t.px_per_mm for t in find_tiles(frame)]
@@ -450,5 +449,5 @@ def measured_size(sizes: list[tuple[float, float]]) -> tuple[float, float] | Non
 
 
 __all__ = ["CardNotFoundError", "CardSize", "DEFAULT_SIZE", "Deck", "FACE_H", "FACE_W", "FORMAT",
-           "READING_VERSION", "canonical_face", "capture_card", "card_corners", "card_size_px",
+           "READING_VERSION", "canonical_face", "capture_card", "card_outline", "card_size_px",
            "crop_card", "enrol", "measured_size", "parse_card_size"]

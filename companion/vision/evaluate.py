@@ -9,10 +9,8 @@ Cards at flags the truth marks obstructed (a hand over them) are counted apart.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 

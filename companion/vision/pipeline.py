@@ -28,7 +28,7 @@ from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import CardRead, ReadingSettings, colour_unsure, is_card, recolour
+from .reading import CardRead, colour_unsure, is_card, recolour
 from .scale import ScaleNormaliser
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
