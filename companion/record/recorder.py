@@ -26,7 +26,7 @@ from companion.referee.events import (
     Undone,
     ViolationRaised,
 )
-from companion.referee.referee import Referee
+from companion.referee.referee import Referee, RefereeError
 from companion.referee.settings import RefereeSettings
 from companion.rules.position import SIDES, Side
 from companion.rules.state import Settings
@@ -158,8 +158,8 @@ def resume(store: MatchStore, match_id: int,
     try:
         referee = Referee.from_actions(settings, actions, round=number, first=first,
                                        scores=scores, match_over=over, listeners=(recorder,))
-    except CompanionError as exc:
-        raise type(exc)(f"match {match_id}: {exc}") from None
+    except RefereeError as exc:   # a recorded action the rules refuse on replay
+        raise RefereeError(f"match {match_id}: {exc}") from None
     return referee, recorder
 
 
