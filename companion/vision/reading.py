@@ -80,6 +80,8 @@ class ReadingSettings:
     recolour_min_shape: float
     recolour_min_reads: int
     recolour_stiffness: float
+    recolour_turns: tuple[float, ...]
+    recolour_rounds: int
     card_shape_min: float
     fine_margin: float
     fine_delta: float
@@ -103,7 +105,7 @@ class ReadingSettings:
             if f.name in _DECK_FIELDS:
                 continue
             raw = c[_CONFIG_KEYS.get(f.name, f.name)]
-            values[f.name] = (tuple(float(x) for x in raw) if f.name == "scales"
+            values[f.name] = (tuple(float(x) for x in raw) if f.name in ("scales", "recolour_turns")
                               else int(raw) if f.type == "int" else float(raw))
         return cls(**values)  # type: ignore[arg-type]
 
@@ -1131,10 +1133,8 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     if len(fit) < s.recolour_min_reads:
         return reads
     idx = {c: i for i, c in enumerate(tpl.cards)}
-    at = {id(r): i for i, r in reversed(list(enumerate(reads)))}     # where each read lies
     w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
     lam = s.recolour_stiffness
-    cur = list(reads)
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
     x = np.array([[*r.hue, 1.0] for r in fit])                             # type: ignore[misc]
     every = np.array([[*reads[i].hue, 1.0] for i in todo])                 # type: ignore[misc]
@@ -1151,15 +1151,33 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         # Nor can any read of it name a colour: each is as near the grey of a pale colour
         # as it would be to any other colour with the frame's colours restored.
         return [replace(r, colour_t=1.0) if r.hue is not None else r for r in reads]
-    for _ in range(2):
-        y = np.array([tpl.hues[idx[c.best]] for c in
-                      (cur[at[id(r)]] for r in fit)], np.float64)
-        wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
-        cur = list(reads)
-        for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
-                                          (every @ wmat).astype(np.float32))):
-            cur[i] = r
-    return cur
+    # The map is fitted as the reads name their cards and the reads named again through the
+    # map, until the names settle, from a few starting turns of the colour plane (a scanner's
+    # or a print run's hue shift turns every colour alike): the fit that explains the reads
+    # best, drawn towards no change, wins.
+    y_of = (lambda rs: np.array([tpl.hues[idx[c.best]] for c in rs], np.float64))
+    best_cost, best_cur = np.inf, list(reads)
+    for turn in s.recolour_turns:
+        a = np.radians(turn)
+        wmat = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
+        names: list[Card] | None = None
+        for _ in range(s.recolour_rounds):
+            named = _scored_all(fit, tpl, s, (x @ wmat).astype(np.float32))
+            now = [r.best for r in named]
+            if now == names:
+                break
+            names = now
+            y = y_of(named)
+            wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
+        named = _scored_all(fit, tpl, s, (x @ wmat).astype(np.float32))
+        cost = float(((x @ wmat - y_of(named)) ** 2).sum() + lam * ((wmat - w0) ** 2).sum())
+        if cost < best_cost:
+            best_cost = cost
+            best_cur = list(reads)
+            for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
+                                              (every @ wmat).astype(np.float32))):
+                best_cur[i] = r
+    return best_cur
 
 
 def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSettings
