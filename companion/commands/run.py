@@ -51,6 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-frames", dest="record_frames", action="store_false",
                    help="do not save the camera frame of each committed action in the match "
                         "record (saved by default: recorded matches become labelled data)")
+    p.add_argument("--event", default=None, metavar="NAME",
+                   help="the event (club night, tournament) the matches started now belong "
+                        "to, kept in each match record (default: the one set on the Settings "
+                        "screen; '' for none)")
     p.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
                    help="stop by itself after this long (a check that the appliance starts)")
     p.set_defaults(handler=_run)
@@ -82,6 +86,9 @@ def configure_kivy(size: tuple[int, int] | None) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     size = parse_size(args.size) if args.size else None
+    if args.event is not None:
+        from companion.record.summary import check_event
+        check_event(args.event)       # a bad name is one line before anything starts
     from companion.paths import data_dir
 
     deck_path = args.deck if args.deck is not None else data_dir() / "deck.npz"
@@ -112,6 +119,8 @@ def _run(args: argparse.Namespace) -> int:
         factory = make_pin_factory(args.gpio)
         with FlagLeds(pin_map, pin_factory=factory) as leds:
             prefs = Prefs.load()
+            if args.event is not None:
+                prefs = prefs.with_(event=args.event)
 
             def new_referee(p: Prefs) -> Referee:
                 return make_referee(p, store, record_frames=args.record_frames)
@@ -166,7 +175,9 @@ def make_referee(prefs: Prefs, store: MatchStore | None = None,
             return referee
         except CompanionError as exc:
             log.error("match %d cannot be resumed (%s): a new match begins", match_id, exc)
-    referee, _ = open_match(store, settings,
-                            extra={"north_name": prefs.north_name,
-                                   "south_name": prefs.south_name})
+    extra = {"north_name": prefs.north_name, "south_name": prefs.south_name}
+    if prefs.event:
+        from companion.record.summary import EVENT_TAG
+        extra[EVENT_TAG] = prefs.event
+    referee, _ = open_match(store, settings, extra=extra)
     return referee

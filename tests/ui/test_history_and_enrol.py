@@ -41,7 +41,8 @@ def test_history_lists_the_match_and_replay_steps_through_it(start_app, tmp_path
             ui.press(replay.ids.next)
         assert app.replay_step == 5 and replay.ids.next.disabled
         assert [str(c) for c in app.replay_view.flag(1).south] == ["R8", "R9", "R10"]
-        assert "S R10@1" in app.replay_text
+        assert "Brune plays red 10 at flag 1" in app.replay_text
+        assert "@" not in app.replay_text          # words, not the notation
         ui.shot(artifacts_dir, "replay")
         ui.press(replay.ids.prev)
         assert [str(c) for c in app.replay_view.flag(1).south] == ["R8", "R9"]
