@@ -56,7 +56,7 @@ def describe(action: Action, lang: str, naming: str, name: str) -> str:
 def flag_text(app: Any, flag: FlagView, u: float) -> str:
     """What a replayed flag says: its number, Fog/Mud, and for a claimed flag the side that
     holds it and the player's name (readable without telling red from green)."""
-    lines = [f"[size={int(22 * u)}]{flag.number}[/size]"]
+    lines = [f"[size={int(20 * u)}]{flag.number}[/size]"]
     if flag.env:
         lines.append(" ".join(tr("fog" if c.code == "FOG" else "mud", app.lang)
                               for c in flag.env))
