@@ -44,14 +44,15 @@ def row_texts(app: Any, s: MatchSummary) -> tuple[str, str]:
     players = tr("history.players", app.lang, north=north, south=south)
     a, b = s.scores if s.scores is not None else s.flags
     if s.winner is not None:
-        outcome = tr("history.won", app.lang, name=_name(app, s, s.winner), north=a, south=b)
+        # The winner's points first: "Ada wins, 5–2" whichever side Ada played.
+        won, lost = (a, b) if s.winner == "north" else (b, a)
+        outcome = tr("history.won", app.lang, name=_name(app, s, s.winner), won=won, lost=lost)
     elif s.result == "draw":
         outcome = tr("history.draw", app.lang, north=a, south=b)
     else:
         outcome = tr("history.unfinished", app.lang, north=s.flags[0], south=s.flags[1])
-    when = s.date
-    if s.started is not None:
-        when += " " + s.started.astimezone().strftime("%H:%M")
+    # When the first move was made, in the device's time zone; the header's day otherwise.
+    when = s.date if s.started is None else s.started.astimezone().strftime("%Y-%m-%d %H:%M")
     details = tr("history.details", app.lang, date=when, length=duration_text(s.seconds),
                  moves=s.moves)
     if s.event:

@@ -126,3 +126,21 @@ def test_enrolment_on_the_rig_asks_card_by_card(start_app, tmp_path: Path,
     assert "red 2" in app.enrol_text
     ui.press(enrol.ids.skip)
     assert app.enrol_index == 2 and "red 3" in app.enrol_text
+
+
+def test_a_row_gives_the_winner_with_the_winners_points_first() -> None:
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from companion.record.summary import MatchSummary
+    from companion.ui.history import row_texts
+
+    start = dt.datetime(2026, 11, 21, 19, 0, tzinfo=dt.timezone.utc)
+    s = MatchSummary(3, "North", "Jean", "Open de Lyon", "2026-11-21", "south", (2, 5), (2, 5),
+                     41, 1, 1, start, start + dt.timedelta(minutes=23, seconds=5))
+    players, details = row_texts(SimpleNamespace(lang="en"), s)
+    assert players == "North – Jean  ·  Jean wins, 5–2"
+    local = start.astimezone().strftime("%Y-%m-%d %H:%M")
+    assert details == f"Open de Lyon · {local} · 23 min 05 s · 41 moves"
+    players, details = row_texts(SimpleNamespace(lang="fr"), s)
+    assert players == "Nord – Jean  ·  Jean gagne, 5–2" and details.endswith("41 coups")

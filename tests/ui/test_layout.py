@@ -9,6 +9,7 @@ marked as expected to fail without hiding the others.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -162,7 +163,9 @@ def _walk(start_app: Any, tmp_path: Path, artifacts_dir: Path, size: tuple[int, 
         old = record_game(store, actions, MatchHeader(extra={**NAMES,
                                                              "event": "Championnat régional"}),
                           extras=False)
-        store.append_round_end(old, final.winner, scores={"north": 5, "south": 3})
+        loser = "north" if final.winner == "south" else "south"
+        store.append_round_end(old, final.winner, scores={final.winner: 5, loser: 3},
+                               time=store.entries(old)[-1].time + dt.timedelta(seconds=5))
         prefs = Prefs(lang=lang, naming="medieval-fr" if lang == "fr" else "gmt-en",
                       event="Club night", north_name=NAMES["north_name"],
                       south_name=NAMES["south_name"])
