@@ -95,7 +95,10 @@ class MatchSummary:
 
     @property
     def winner(self) -> Side | None:
-        return self.result if self.result in SIDES else None  # type: ignore[return-value]
+        for side in SIDES:
+            if self.result == side:
+                return side
+        return None
 
     def winner_name(self) -> str | None:
         side = self.winner
