@@ -144,3 +144,21 @@ def test_a_row_gives_the_winner_with_the_winners_points_first() -> None:
     assert details == f"Open de Lyon · {local} · 23 min 05 s · 41 moves"
     players, details = row_texts(SimpleNamespace(lang="fr"), s)
     assert players == "Nord – Jean  ·  Jean gagne, 5–2" and details.endswith("41 coups")
+
+
+def test_the_event_set_on_the_settings_screen_goes_in_the_next_match(
+        start_app, tmp_path: Path, _isolated_data_dir: Path) -> None:
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        ui = start_app(lambda p: make_referee(p, store), store=store)
+        app = ui.app
+        app.go("settings")
+        field = ui.screen("settings").ids.event
+        field.text = "  Club night "
+        field.dispatch("on_text_validate")
+        assert app.event == "Club night" and app.prefs.event == "Club night"
+        field.text = "x" * 41              # refused with its reason, the event kept
+        field.dispatch("on_text_validate")
+        assert app.event == "Club night" and "longer than 40" in app.message
+        app.new_game()
+        ui.until(lambda: len(store.match_ids()) == 2, what="the new match")
+        assert store.header(store.match_ids()[-1]).extra["event"] == "Club night"
