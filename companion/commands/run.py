@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="watch the whole appliance play the built-in demo game: the camera "
                         "films a drawn table, the LEDs are mock pins, the match is recorded "
                         "in a scratch folder (or --db)")
-    p.add_argument("--seed", type=int, default=1,
+    p.add_argument("--seed", type=int, default=None,
                    help="with --demo: which demo game (default 1)")
     p.add_argument("--quit-at-end", action="store_true",
                    help="stop by itself once the frames are over (a recorded source, or the "
@@ -110,6 +110,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.gpio == "real":
             raise RunError("--demo drives mock LEDs: leave out --gpio real")
         return _run_demo(args, size)
+    if args.seed is not None:
+        raise RunError("--seed picks the demo game: it goes with --demo")
     deck_path = args.deck if args.deck is not None else data_dir() / "deck.npz"
     configure_kivy(size)
 
@@ -171,7 +173,8 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
 
     from companion.appliance.demotable import DemoTable, played_actions
 
-    table = DemoTable(seed=args.seed)     # a bad seed or printing is one line, before Kivy
+    seed = 1 if args.seed is None else args.seed
+    table = DemoTable(seed=seed)     # a bad seed or printing is one line, before Kivy
     configure_kivy(size)
 
     from companion.appliance.eyes import load_reader
@@ -194,7 +197,7 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
             prefs = prefs.with_(event=args.event)
         with table.source() as source, MatchStore(db) as store, \
                 FlagLeds(pin_map, pin_factory=make_pin_factory("mock")) as leds:
-            extra = {"demo_seed": str(args.seed)}
+            extra = {"demo_seed": str(seed)}
 
             def new_referee(p: Prefs) -> Referee:
                 return make_referee(p, store, record_frames=args.record_frames, extra=extra)
@@ -214,7 +217,7 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
             ids = store.match_ids()
             recorded = tuple(store.effective_actions(ids[-1])) if ids else ()
             over = any(e.kind == "round-end" for e in store.entries(ids[-1])) if ids else False
-    played = played_actions(args.seed)
+    played = played_actions(seed)
     same = sum(1 for a, b in zip(played, recorded) if a == b)
     log.warning("demo: %d of the %d moves played are recorded as played%s; %d frames, "
                 "the cards straightened %d times, %d reads confirmed, %d corrected, %d undone",

@@ -533,7 +533,7 @@ class Replay:
 
 def load_replay(store: Any, match_id: int) -> Replay:
     """Read and replay a match (on the worker: it reads the disk and runs the prover)."""
-    from companion.record.replay import iter_states, split_rounds
+    from companion.record.replay import iter_states, parse_action, split_rounds
     from companion.record.summary import player_names
     from companion.referee.display import display_of_game
     from companion.rules.actions import Claim
@@ -551,7 +551,6 @@ def load_replay(store: Any, match_id: int) -> Replay:
         for entry, state in iter_states(header, entries, round=number):
             action = None
             if entry is not None:
-                from companion.record.replay import parse_action
                 action = parse_action(entry.action)
                 done.append(action)
                 if isinstance(action, Claim) and before is not None:
