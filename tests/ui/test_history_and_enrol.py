@@ -87,6 +87,7 @@ def test_the_list_reads_like_a_results_sheet_and_the_replay_plays_and_proves(
         assert "red 10" in popup.proof_text and "@" not in popup.proof_text
         ui.shot_window(artifacts_dir, "replay-proof")
         ui.press(popup.ids.close)
+        ui.until(lambda: popup.parent is None, what="the popup to close")
         replay.ids.slider.value = 0
         ui.press(replay.ids.play)
         assert app.replay_playing and replay.ids.play.text == "Pause"
