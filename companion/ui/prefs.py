@@ -1,5 +1,5 @@
 """The players' preferences kept on the device: names, naming set, language, claim timing,
-rounds.  A small JSON file in the data directory, read leniently (a damaged file gives the
+rounds, the event the next matches belong to.  A small JSON file in the data directory, read leniently (a damaged file gives the
 defaults, with a warning) and written atomically off the Kivy thread."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.paths import data_dir
+from companion.record.summary import check_event
 from companion.rules.cards import NAMINGS
 
 from .strings import LANGS
@@ -34,6 +35,7 @@ class Prefs:
     lang: str = "en"
     timing: str = "standard"
     rounds: int = 1
+    event: str = ""     # the club night or tournament of the next matches ('' for none)
 
     def __post_init__(self) -> None:
         if self.naming not in NAMINGS:
@@ -47,6 +49,12 @@ class Prefs:
         for name in (self.north_name, self.south_name):
             if not name.strip() or len(name) > 24:
                 raise PrefsError(f"player name {name!r}: 1 to 24 characters")
+        try:
+            event = check_event(self.event)
+        except CompanionError as exc:
+            raise PrefsError(str(exc)) from None
+        if event != self.event:
+            object.__setattr__(self, "event", event)   # kept without surrounding blanks
 
     def with_(self, **changes: Any) -> Prefs:
         return replace(self, **changes)

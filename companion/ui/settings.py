@@ -1,7 +1,8 @@
-"""The settings screen: players' names, naming set, language, claim timing, rounds.
+"""The settings screen: players' names, the event, naming set, language, claim timing,
+rounds.
 
-Language and naming change every text at once; claim timing and rounds apply to the next
-game (the "new game" button), since the referee of a game in progress keeps its rules.
+Language and naming change every text at once; claim timing, rounds and the event apply to
+the next game (the "new game" button), since the referee of a game in progress keeps its rules.
 """
 
 from __future__ import annotations
