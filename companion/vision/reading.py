@@ -1155,29 +1155,34 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     # map, until the names settle, from a few starting turns of the colour plane (a scanner's
     # or a print run's hue shift turns every colour alike): the fit that explains the reads
     # best, drawn towards no change, wins.
-    y_of = (lambda rs: np.array([tpl.hues[idx[c.best]] for c in rs], np.float64))
-    best_cost, best_cur = np.inf, list(reads)
+    shape = np.stack([r.shape for r in fit])                      # type: ignore[misc]
+
+    def named(wmat: np.ndarray) -> np.ndarray:
+        """The enrolled colours of the cards the fitted reads name through the map."""
+        hues = x @ wmat
+        dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
+                          s.colour_cap)
+        return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
+
+    best_cost, best_map = np.inf, w0
     for turn in s.recolour_turns:
         a = np.radians(turn)
         wmat = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
-        names: list[Card] | None = None
+        y = named(wmat)
         for _ in range(s.recolour_rounds):
-            named = _scored_all(fit, tpl, s, (x @ wmat).astype(np.float32))
-            now = [r.best for r in named]
-            if now == names:
-                break
-            names = now
-            y = y_of(named)
             wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
-        named = _scored_all(fit, tpl, s, (x @ wmat).astype(np.float32))
-        cost = float(((x @ wmat - y_of(named)) ** 2).sum() + lam * ((wmat - w0) ** 2).sum())
+            now = named(wmat)
+            if np.array_equal(now, y):
+                break
+            y = now
+        cost = float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - w0) ** 2).sum())
         if cost < best_cost:
-            best_cost = cost
-            best_cur = list(reads)
-            for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
-                                              (every @ wmat).astype(np.float32))):
-                best_cur[i] = r
-    return best_cur
+            best_cost, best_map = cost, wmat
+    cur = list(reads)
+    for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
+                                      (every @ best_map).astype(np.float32))):
+        cur[i] = r
+    return cur
 
 
 def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSettings
