@@ -18,8 +18,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import fields
-from typing import TYPE_CHECKING
+from dataclasses import fields, replace
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from companion.vision.evaluate import Score
@@ -60,6 +60,27 @@ def _row(label: str, sc: Score, rig: str, enrol_s: float | None = None,
                 and s["claimed_right"] == s["claimed"] and s["errors"] == 0)
         line += f"  {_ok(good)}"
     return line
+
+
+def _cards(obs: Any) -> tuple[Any, ...]:
+    """What a read says of the table: the cards, tiles, hands and doubts (not their scores)."""
+    return (obs.flags, obs.offline_north, obs.offline_south, obs.obstructed,
+            tuple((d.where, d.index, d.best, d.second) for d in obs.doubtful))
+
+
+def _one_card_fewer(scene: Any, seed: int) -> Any:
+    """The scene with the last card of one of its columns taken away (the table a move
+    before), or None when no flag has a card; the column drawn from `seed`."""
+    import numpy as np
+    columns = [(i, side) for i, f in enumerate(scene.flags) for side in ("north", "south")
+               if f.side(side)]
+    if not columns:
+        return None
+    i, side = columns[int(np.random.default_rng(seed).integers(len(columns)))]
+    flag = scene.flags[i]
+    flags = list(scene.flags)
+    flags[i] = replace(flag, **{side: flag.side(side)[:-1]})
+    return replace(scene, flags=tuple(flags))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -112,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     refused_decks: dict[str, str] = {}
     read_ms: dict[str, list[float]] = {r: [] for r in rigs}
     first_ms: dict[str, list[float]] = {r: [] for r in rigs}
+    move_ms: dict[str, list[float]] = {r: [] for r in rigs}
     motion_ms: list[float] = []
     detector = MotionDetector()
     render_s, rendered = 0.0, 0
@@ -153,8 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         else:
                             deg, kind = Degrade(noise=deg.noise, jpeg=deg.jpeg, warm=0.9), "warm"
                     t = time.perf_counter()
-                    frame = render(scene, on_table, int(rng.integers(1 << 30)), deg, rig=rig,
-                                   setup=setup)
+                    seed = int(rng.integers(1 << 30))
+                    frame = render(scene, on_table, seed, deg, rig=rig, setup=setup)
                     render_s += time.perf_counter() - t
                     rendered += 1
                     truth = scene.observation()
@@ -164,9 +186,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                             t = time.perf_counter()
                             reader.read(frame)
                             first = 1000 * (time.perf_counter() - t)
+                            reader.remember = False      # the whole read: every zone
                             t = time.perf_counter()
                             obs = reader.read(frame)
                             again = 1000 * (time.perf_counter() - t)
+                            reader.remember = True
+                            if not kind and (before := _one_card_fewer(scene, seed)) is not None:
+                                # A move: the table a card before, then this one.
+                                reader.read(render(before, on_table, seed, deg, rig=rig,
+                                                   setup=setup))
+                                t = time.perf_counter()
+                                moved = reader.read(frame)
+                                move_ms[rig_name].append(1000 * (time.perf_counter() - t))
+                                if _cards(moved) != _cards(obs):
+                                    target.mistakes.append(f"{label}: a move's read (zones "
+                                                           "remembered) differs from the "
+                                                           "whole read")
                         except VisionError as exc:
                             target.errors += 1
                             target.mistakes.append(f"{label}: refused: {exc}")
@@ -228,6 +263,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  frame read (tiles followed) median {med:6.1f} ms, p90 "
                   f"{float(np.percentile(read_ms[rig_name], 90)):6.1f} ms   target <= 60 ms  "
                   f"{_ok(med <= 60)}")
+            if move_ms[rig_name]:
+                print(f"  a move's read (one column changed, the other zones remembered) "
+                      f"median {statistics.median(move_ms[rig_name]):6.1f} ms, p90 "
+                      f"{float(np.percentile(move_ms[rig_name], 90)):6.1f} ms")
             print(f"  first frame (full decode)  median "
                   f"{statistics.median(first_ms[rig_name]):6.1f} ms")
     if motion_ms:

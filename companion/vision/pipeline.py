@@ -86,6 +86,10 @@ class TableReader:
         # Cards of this printing whose top bands the enrolment found alike: never sure.
         self._pairs = {frozenset(p) for p in deck.pairs}
         self._strip_maps = StripMaps()
+        # A zone that looks as it did when last read is not read again (`ZoneMemory`);
+        # `remember` False reads every zone (a benchmark of the whole read).
+        self._memory = zone_steps.ZoneMemory()
+        self.remember = True
         cfg = load_config()["pipeline"]
         threads = int(cfg["threads"])
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="zones") \
@@ -107,6 +111,7 @@ class TableReader:
         self.tracker.reset()
         self.layout = None
         self._scale.reset()
+        self._memory.forget()
 
     def close(self) -> None:
         """Stop the zone-reading threads and leave the worker processes (the last reader to
@@ -229,8 +234,9 @@ class TableReader:
         margins = {i: m for i, (_, m) in own.items()}
         margins.update(pool.margins())
         refs = zone_steps.table_refs(zones, [margins[i] for i in range(len(zones))])
-        pool.read(refs)
-        reads = {i: zone_steps.read(refl, m, zones[i], refs, self.templates, s)
+        pool.read(refs, self.remember)
+        reads = {i: self._memory.read(refl, m, zones[i], refs, self.templates, s,
+                                      self.remember)
                  for i, (refl, m) in own.items()}
         hands = hand_flags(frame, layout)
         reads.update(pool.reads())
@@ -263,8 +269,9 @@ class TableReader:
         refs = zone_steps.table_refs(zones, [m for _, m in cuts])
         # Zones are independent and OpenCV and numpy release the interpreter lock: on the
         # Pi's four cores (or any two) the zones are read side by side.
-        return mapped(lambda i: zone_steps.read(cuts[i][0], cuts[i][1], zones[i], refs,
-                                                self.templates, s), list(range(len(zones))))
+        return mapped(lambda i: self._memory.read(cuts[i][0], cuts[i][1], zones[i], refs,
+                                                  self.templates, s, self.remember),
+                      list(range(len(zones))))
 
     def _zones(self, frame: np.ndarray, layout: Layout
                ) -> tuple[list[tuple[Place, list[CardRead]]], list[int]]:

@@ -49,6 +49,9 @@ class ReadingSettings:
     force_min: float
     min_step_mm: float
     peak_min: float
+    memory_cell_mm: float
+    memory_tolerance: float
+    memory_shift_px: float
     end_slack_mm: float
     overlap_mm: float
     refine_mm: float
@@ -88,6 +91,7 @@ class ReadingSettings:
     fine_search_mm: float
     fine_weight: float
     fine_overturn: float
+    fine_noise: float
     across_edge_mm: float
     card_lead_min: float
     card_sure_shape: float
@@ -1096,6 +1100,8 @@ def _second_look(m: Maps, tpl: Templates, by_class: np.ndarray, tops: np.ndarray
         if fine is None:
             continue
         diff = fine[0] - fine[1]
+        if -s.fine_noise < diff < 0:
+            continue        # within what blur and noise make of one patch: no say
         if diff >= 0:
             by_class[i, b] -= s.fine_weight * diff
         elif -diff >= s.fine_overturn:

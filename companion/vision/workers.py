@@ -38,7 +38,7 @@ import numpy as np
 
 from . import geometry
 from .reading import CardRead, ReadingSettings, Templates
-from .zones import Margins, StripMaps, Zone, cut, read
+from .zones import Margins, StripMaps, Zone, ZoneMemory, cut
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +57,7 @@ def _serve(conn_in: Connection, conn_out: Connection, buffer: mmap.mmap) -> None
     them once it is given the table's shade; any failure is reported, never raised (the reader decides)."""
     s = ReadingSettings.load()
     maps = StripMaps()
+    memory = ZoneMemory()
     decks: dict[int, Templates] = {}
     held: list[tuple[int, Zone, np.ndarray, Margins]] = []
     token = 0
@@ -80,8 +81,9 @@ def _serve(conn_in: Connection, conn_out: Connection, buffer: mmap.mmap) -> None
                 del frame
                 conn_out.send(("margins", [(i, m) for i, _, _, m in held]))
             elif msg[0] == "read":
-                refs = msg[1]
-                out = [(i, read(refl, m, z, refs, decks[token], s)) for i, z, refl, m in held]
+                refs, remember = msg[1], msg[2]
+                out = [(i, memory.read(refl, m, z, refs, decks[token], s, remember))
+                       for i, z, refl, m in held]
                 held = []
                 conn_out.send(("reads", out))
             else:
@@ -206,11 +208,12 @@ class ZoneWorkers:
             out.update(self._recv(w, "margins"))
         return out
 
-    def read(self, refs: dict[str, np.ndarray]) -> None:
-        """Ask the workers to read the zones they cut against the table's shade `refs`;
+    def read(self, refs: dict[str, np.ndarray], remember: bool = True) -> None:
+        """Ask the workers to read the zones they cut against the table's shade `refs`
+        (giving again the reads of a zone that looks as it did, if `remember`: `ZoneMemory`);
         `reads` collects the answers."""
         for w in self._workers:
-            self._send(w, ("read", refs))
+            self._send(w, ("read", refs, remember))
 
     def reads(self) -> dict[int, list[CardRead]]:
         """The card reads of every zone the workers cut, by zone index."""

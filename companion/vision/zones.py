@@ -122,4 +122,58 @@ def read(refl: np.ndarray, margins: Margins, zone: Zone, refs: dict[str, np.ndar
     return read_strip(refl, tpl, True, table, zone.limit, final=False, start_mm=start)
 
 
-__all__ = ["Margins", "StripMaps", "Zone", "cut", "read", "table_refs"]
+class ZoneMemory:
+    """Each zone's last reads, kept with a thumbnail of the strip they were read from.
+
+    A move changes one zone or two of the twenty the reader cuts: a zone whose strip looks
+    as it did when last read (the same place in the frame, the same tile, every
+    `memory_cell_mm` cell within `memory_tolerance` of its reflectance, the same table
+    shade) holds the same cards, and its reads are given again.  Cutting a strip costs a
+    fraction of reading it.  Light that changes over the table changes the cells, and every
+    zone is read again.
+    """
+
+    def __init__(self) -> None:
+        self._last: dict[str, tuple[object, Zone, np.ndarray, np.ndarray | None,
+                                    list[CardRead]]] = {}
+
+    def read(self, refl: np.ndarray, margins: Margins, zone: Zone,
+             refs: dict[str, np.ndarray], tpl: Templates, s: ReadingSettings,
+             remember: bool = True) -> list[CardRead]:
+        """`read`, or the reads of the last time this zone looked the same (unless not
+        `remember`: then it is read again, and kept)."""
+        ref = refs.get(zone.side) if zone.on_flag else None
+        cell = max(1, s.px(s.memory_cell_mm))
+        h, w = refl.shape[:2]
+        thumb = cv2.resize(refl, (max(1, w // cell), max(1, h // cell)),
+                           interpolation=cv2.INTER_AREA)
+        got = self._last.get(zone.key)
+        if remember and got is not None and got[0] is tpl and _same_place(got[1], zone, s.memory_shift_px) \
+                and got[2].shape == thumb.shape \
+                and float(np.abs(got[2] - thumb).max()) <= s.memory_tolerance \
+                and ((got[3] is None and ref is None) or (
+                    got[3] is not None and ref is not None and got[3].shape == ref.shape
+                    and float(np.abs(got[3] - ref).max()) <= s.memory_tolerance)):
+            return got[4]
+        reads = read(refl, margins, zone, refs, tpl, s)
+        self._last[zone.key] = (tpl, zone, thumb, None if ref is None else ref.copy(), reads)
+        return reads
+
+    def forget(self) -> None:
+        self._last.clear()
+
+
+def _same_place(a: Zone, b: Zone, shift_px: float) -> bool:
+    """Whether two zones cut the same strip of the frame (its corners within `shift_px` of
+    each other in the frame: the tiles followed from frame to frame move by less), with the
+    same tile beside it."""
+    if (a.size, a.limit, a.tile_edge, a.tile_shown) != (b.size, b.limit, b.tile_edge,
+                                                        b.tile_shown):
+        return False
+    w, h = a.size
+    corners = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], np.float64).T
+    pa, pb = a.homography @ corners, b.homography @ corners
+    return float(np.abs(pa[:2] / pa[2] - pb[:2] / pb[2]).max()) <= shift_px
+
+
+__all__ = ["Margins", "StripMaps", "Zone", "ZoneMemory", "cut", "read", "table_refs"]
