@@ -14,7 +14,8 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from companion.rules.cards import BY_CODE, TROOPS, Card
+from companion.rules.cards import BY_CODE, Card
+from companion.rules.edition import BATTLE_LINE, Edition
 from companion.rules.position import FLAG_COUNT, SIDES, FlagPosition, Position, Side
 
 MORALE = tuple(BY_CODE[c] for c in ("ALEXANDER", "DARIUS", "CAVALRY", "SHIELD"))
@@ -29,14 +30,16 @@ REFERENCE_MS = (1.5, 12.0)  # a compiled brute-force engine: per claim check, an
 
 def random_position(rng: random.Random, *, discards: tuple[int, int] = (0, 12),
                     p_claimed: float = 0.08, p_morale: float = 0.5, p_env: float = 0.35,
-                    focus: int | None = None) -> Position:
+                    focus: int | None = None, edition: Edition = BATTLE_LINE) -> Position:
     """A position as a real game could leave it: no card twice, sides of 0 to 3 (4 under Mud).
 
     Each Tactics card exists once, so Fog and Mud lie at one flag each at most; each morale
     card is on the table with probability `p_morale`.  With `focus` (a flag), the Tactics go
-    to that flag, so tests see them where the claim is checked.
+    to that flag, so tests see them where the claim is checked.  The cards are the edition's
+    (Schotten Totten: Clan cards 1-9, the Spy instead of Companion Cavalry).
     """
-    deck = list(TROOPS)
+    deck = list(edition.troops)
+    morale = tuple(c for c in edition.tactics if c.family == "morale")
     rng.shuffle(deck)
     env: list[list[Card]] = [[] for _ in range(FLAG_COUNT)]
     for card in (FOG, MUD):
@@ -44,7 +47,7 @@ def random_position(rng: random.Random, *, discards: tuple[int, int] = (0, 12),
             env[(focus or rng.randint(1, FLAG_COUNT)) - 1].append(card)
     sides: dict[tuple[int, Side], list[Card]] = {(n, s): [] for n in range(FLAG_COUNT) for s in SIDES}
     leader_side: Side | None = None
-    for card in MORALE:
+    for card in morale:
         if rng.random() < p_morale:
             n = (focus - 1) if focus is not None else rng.randrange(FLAG_COUNT)
             side = rng.choice(SIDES)
@@ -70,11 +73,11 @@ def random_position(rng: random.Random, *, discards: tuple[int, int] = (0, 12),
             env=tuple(env[n]),
             claimed=rng.choice(SIDES) if rng.random() < p_claimed else None,
             completed_first=rng.choice(SIDES) if full else None))
-    gone = [c for c in MORALE if not any(c in cs for cs in sides.values())]
+    gone = [c for c in morale if not any(c in cs for cs in sides.values())]
     count = min(rng.randint(*discards), len(deck))
     thrown = [deck.pop() for _ in range(count)]
     thrown += [c for c in gone if rng.random() < 0.2]
-    return Position(tuple(flags), tuple(thrown))
+    return Position(tuple(flags), tuple(thrown), edition)
 
 
 def positions(count: int, seed: int) -> list[Position]:

@@ -594,11 +594,11 @@ class GameState:
                     "not-in-hand", f"{_said(action)}: {card} is not in {me}'s hand after the Scout draws",
                     {"action": action, "card": card, "player": me, "case": "scout"})
             hand.remove(card)
-            deck = decks["troop" if card.is_troop else "tactics"]
+            pile = decks["troop" if card.is_troop else "tactics"]
             if self.settings.rules.returns_under:
-                deck.append(card)  # Schotten Totten's Recruiter: under the deck (D22)
+                pile.append(card)  # Schotten Totten's Recruiter: under the deck (D22)
             else:
-                deck.insert(0, card)
+                pile.insert(0, card)
         return replace(state, **{f"hand_{me}": tuple(hand)},  # type: ignore[arg-type]
                        troop_deck=tuple(decks["troop"]), tactics_deck=tuple(decks["tactics"]))
 
