@@ -94,7 +94,9 @@ def _list(args: argparse.Namespace) -> int:
             except CompanionError:
                 res = "?"
             place = f"  at {h.place}" if h.place else ""
-            print(f"{info.id:>4}  {h.date}  {h.north} (north) v {h.south} (south)  "
+            from companion.rules.edition import EDITIONS
+            edition = EDITIONS[h.edition].title
+            print(f"{info.id:>4}  {h.date}  {edition}  {h.north} (north) v {h.south} (south)  "
                   f"{info.entries} entries  result {res}{place}")
     return 0
 
