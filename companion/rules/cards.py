@@ -156,6 +156,15 @@ BY_CODE: dict[str, Card] = {card.code: card for card in ALL_CARDS + (SPY,)}
 """Every card of every edition by its code: the 70 of Battle Line and the Spy."""
 
 
+_INDEX: dict[Card, int] = {card: i for i, card in enumerate(ALL_CARDS + (SPY,))}
+
+
+def card_index(card: Card) -> int:
+    """A card's fixed place among every card (Battle Line's 70 in `ALL_CARDS` order, then the
+    Spy): a stable number for seeds and tables."""
+    return _INDEX[card]
+
+
 def troop(colour: str, value: int) -> Card:
     """The Troop card of that colour letter and value."""
     return BY_CODE[f"{colour}{value}"]
