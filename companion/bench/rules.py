@@ -80,9 +80,10 @@ def random_position(rng: random.Random, *, discards: tuple[int, int] = (0, 12),
     return Position(tuple(flags), tuple(thrown), edition)
 
 
-def positions(count: int, seed: int) -> list[Position]:
+def positions(count: int, seed: int, edition: Edition = BATTLE_LINE) -> list[Position]:
     rng = random.Random(seed)
-    return [random_position(rng, discards=rng.choice(((0, 4), (0, 12), (8, 25))))
+    return [random_position(rng, discards=rng.choice(((0, 4), (0, 12), (8, 25))),
+                            edition=edition)
             for _ in range(count)]
 
 
@@ -98,9 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=10_000, help="positions (default 10000)")
     parser.add_argument("--seed", type=int, default=20260)
     parser.add_argument("--repeats", type=int, default=3, help="runs per check; the fastest counts")
+    parser.add_argument("--edition", default="battle-line",
+                        choices=("battle-line", "schotten-totten"),
+                        help="whose deck the positions are dealt from (default battle-line)")
     args = parser.parse_args(argv)
+    from companion.rules.edition import of_rules
 
-    built = positions(args.positions, args.seed)
+    built = positions(args.positions, args.seed, of_rules(args.edition))
     rng = random.Random(args.seed + 1)
     checks = []
     for p in built:
@@ -158,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name:<48} n={len(data):>6}  median {med:7.3f} ms {tm:<16} "
               f"p99 {p99:7.3f} ms  worst {worst:7.3f} ms {tw}")
 
-    print(f"claim prover, {len(built)} seeded positions (seed {args.seed}); "
+    print(f"claim prover, {len(built)} seeded {args.edition} positions (seed {args.seed}); "
           f"reference engine {REFERENCE_MS[0]} ms per check, {REFERENCE_MS[1]} ms under Mud")
     row(f"prove(), random flag and player, best of {repeats}", single, TARGET_MEDIAN_MS, TARGET_WORST_MS)
     row("prove(), the same, slowest single run", single_raw, None, None)
