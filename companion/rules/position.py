@@ -358,6 +358,6 @@ def _cards(items: object, where: str) -> tuple[Card, ...]:
     for item in items:
         card = BY_CODE.get(item) if isinstance(item, str) else None
         if card is None:
-            raise PositionError(f"{describe(item)} in {where} is not a Battle Line card code")
+            raise PositionError(f"{describe(item)} in {where} is not a card code")
         out.append(card)
     return tuple(out)

@@ -194,3 +194,20 @@ def test_six_cards_make_a_full_hand() -> None:
     assert run(state, "S DRAW").to_move == "north"  # a full hand of 6 draws nothing (D15)
     with pytest.raises(Exception, match="already holds 6 cards"):
         run(state, "S DRAW troop")
+
+
+def test_refusals_speak_of_stones_and_clan_cards() -> None:
+    from companion.rules.errors import IllegalActionError
+    from companion.rules.messages import message
+    from companion.rules.state import GameState
+
+    state = run(GameState.new_table(settings=Settings(edition="schotten-totten")),
+                "S R1@3", "N B1@4", "S R2@3", "N B2@4", "S R3@3", "N B3@4")
+    with pytest.raises(IllegalActionError) as info:
+        run(state, "S R4@3")
+    err = info.value
+    en = message(err.reason, err.params, "en", "schotten-en")
+    fr = message(err.reason, err.params, "fr", "schotten-fr")
+    assert "stone 3" in en and "flag" not in en, en
+    assert "borne 3" in fr and "drapeau" not in fr, fr
+    assert "flag 3" in message(err.reason, err.params, "en", "gmt-en")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.rules.cards import BY_CODE
 from companion.rules.edition import SCHOTTEN_TOTTEN
 from companion.synth import Scene, printing_named, render, write_deck_images
 from companion.synth.zoo import SCHOTTEN_FAMILIES, rendition
@@ -80,3 +81,16 @@ def test_a_folder_mixing_the_editions_is_refused(st_dir: Path, tmp_path: Path) -
     (d / "SPY.png").unlink()
     with pytest.raises(DeckError, match="a Battle Line deck needs all 70 cards"):
         enrol(d)
+
+
+def test_labelled_frames_of_a_schotten_totten_printing_hold_its_cards(tmp_path: Path) -> None:
+    import json
+
+    from companion.synth.dataset import write_dataset
+    write_dataset(tmp_path, 2, printings=(printing_named("schotten-clan"),), degrade=False)
+    codes = []
+    for label in tmp_path.glob("frame-*.json"):
+        obs = json.loads(label.read_text(encoding="utf-8"))
+        codes += [c for f in obs["flags"] for c in f["north"] + f["south"]]
+        codes += obs["offline"]["north"] + obs["offline"]["south"]
+    assert codes and all(SCHOTTEN_TOTTEN.has(BY_CODE[c]) for c in codes)
