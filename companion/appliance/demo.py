@@ -601,3 +601,4 @@ def main(options: DemoOptions, out: Callable[[str], None] = print) -> int:
         f"{100 * result.agreement:.1f}% ({same}/{len(result.played)} actions, "
         f"{len(result.recorded)} recorded)")
     return 0 if result.agreement == 1.0 and len(result.recorded) == len(result.played) else 1
+

@@ -76,9 +76,9 @@ def _open(args: argparse.Namespace, readonly: bool = True) -> MatchStore:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from companion.record.replay import result
-    from companion.record.store import default_path
     from companion.errors import CompanionError
+    from companion.record.store import default_path
+    from companion.record.summary import duration_text, player_names, summarise
 
     if args.db is None and not default_path().exists():
         print(f"no matches recorded yet (no database at {default_path()})")
@@ -90,14 +90,20 @@ def _list(args: argparse.Namespace) -> int:
         for info in infos:
             h = info.header
             try:
-                res = result(h, store.entries(info.id))
+                s = summarise(info.id, h, store.entries(info.id))
+                res = s.result
+                score = f"  score {s.scores[0]}-{s.scores[1]}" if s.scores is not None else \
+                    f"  flags {s.flags[0]}-{s.flags[1]}"
+                length = f"  {s.moves} moves in {duration_text(s.seconds)}{score}"
+                event = f"  event {s.event!r}" if s.event else ""
             except CompanionError:
-                res = "?"
+                res, length, event = "?", "", ""
             place = f"  at {h.place}" if h.place else ""
             from companion.rules.edition import EDITIONS
             edition = EDITIONS[h.edition].title
-            print(f"{info.id:>4}  {h.date}  {edition}  {h.north} (north) v {h.south} (south)  "
-                  f"{info.entries} entries  result {res}{place}")
+            north, south = player_names(h)
+            print(f"{info.id:>4}  {h.date}  {edition}  {north} (north) v {south} (south)  "
+                  f"{info.entries} entries  result {res}{length}{place}{event}")
     return 0
 
 

@@ -2,7 +2,9 @@
 
 On the Pi it reads the Pi camera and drives the real LEDs; elsewhere `--source` names a video
 file, a folder of frames or a USB camera index, and the LEDs fall back to mock pins (with a
-warning), so anyone can try the referee on a laptop.
+warning), so anyone can try the referee on a laptop.  `--demo` plays the built-in demo game
+in front of it: the table drawn on the fly (`appliance.demotable`), mock LEDs, the record in
+a scratch folder unless `--db` names one.
 """
 
 from __future__ import annotations
@@ -51,6 +53,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-frames", dest="record_frames", action="store_false",
                    help="do not save the camera frame of each committed action in the match "
                         "record (saved by default: recorded matches become labelled data)")
+    p.add_argument("--event", default=None, metavar="NAME",
+                   help="the event (club night, tournament) the matches started now belong "
+                        "to, kept in each match record (default: the one set on the Settings "
+                        "screen; '' for none)")
+    p.add_argument("--demo", action="store_true",
+                   help="watch the whole appliance play the built-in demo game: the camera "
+                        "films a drawn table, the LEDs are mock pins, the match is recorded "
+                        "in a scratch folder (or --db)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="with --demo: which demo game (default 1)")
+    p.add_argument("--quit-at-end", action="store_true",
+                   help="stop by itself once the frames are over (a recorded source, or the "
+                        "demo game played to its end)")
     p.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
                    help="stop by itself after this long (a check that the appliance starts)")
     p.set_defaults(handler=_run)
@@ -82,8 +97,21 @@ def configure_kivy(size: tuple[int, int] | None) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     size = parse_size(args.size) if args.size else None
+    if args.event is not None:
+        from companion.record.summary import check_event
+        check_event(args.event)       # a bad name is one line before anything starts
     from companion.paths import data_dir
 
+    if args.demo:
+        if args.source is not None:
+            raise RunError("--demo draws its own table: leave out --source")
+        if args.deck is not None:
+            raise RunError("--demo enrols the deck it draws: leave out --deck")
+        if args.gpio == "real":
+            raise RunError("--demo drives mock LEDs: leave out --gpio real")
+        return _run_demo(args, size)
+    if args.seed is not None:
+        raise RunError("--seed picks the demo game: it goes with --demo")
     deck_path = args.deck if args.deck is not None else data_dir() / "deck.npz"
     configure_kivy(size)
 
@@ -112,6 +140,8 @@ def _run(args: argparse.Namespace) -> int:
         factory = make_pin_factory(args.gpio)
         with FlagLeds(pin_map, pin_factory=factory) as leds:
             prefs = Prefs.load()
+            if args.event is not None:
+                prefs = prefs.with_(event=args.event)
 
             def new_referee(p: Prefs) -> Referee:
                 return make_referee(p, store, record_frames=args.record_frames)
@@ -126,9 +156,7 @@ def _run(args: argparse.Namespace) -> int:
                 deck_path=deck_path, start_screen="table" if reader is not None else "calibration",
                 buttons_factory=lambda on_press: PlayerButtons(pin_map, on_press,
                                                                pin_factory=factory))
-            if args.quit_after is not None:
-                from kivy.clock import Clock
-                Clock.schedule_once(lambda dt: app.stop(), max(0.0, args.quit_after))
+            _quit_options(app, args)
             try:
                 app.run()
             finally:
@@ -138,8 +166,81 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
+    """`companion run --demo`: the appliance as it runs at a table, in front of the demo's
+    drawn table; says at the end whether the record holds the game the bots played."""
+    import tempfile
+
+    from companion.appliance.demotable import DemoTable, played_actions
+
+    seed = 1 if args.seed is None else args.seed
+    table = DemoTable(seed=seed)     # a bad seed or printing is one line, before Kivy
+    configure_kivy(size)
+
+    from companion.appliance.eyes import load_reader
+    from companion.appliance.session import Session
+    from companion.hw.leds import FlagLeds
+    from companion.hw.pins import load_pin_map, make_pin_factory
+    from companion.record.store import MatchStore
+    from companion.ui.app import CompanionApp
+    from companion.ui.prefs import Prefs
+
+    with tempfile.TemporaryDirectory(prefix="companion-run-demo-") as tmp:
+        scratch = Path(tmp)
+        db = args.db if args.db is not None else scratch / "matches.sqlite"
+        log.warning("demo: enrolling the drawn deck; the match is recorded in %s", db)
+        reader = load_reader(table.enrol(scratch / "deck.npz"))
+        pin_map = load_pin_map(args.pins)
+        # The demo game is played under the standard rules, one round.
+        prefs = Prefs.load().with_(timing="standard", rounds=1)
+        if args.event is not None:
+            prefs = prefs.with_(event=args.event)
+        with table.source() as source, MatchStore(db) as store, \
+                FlagLeds(pin_map, pin_factory=make_pin_factory("mock")) as leds:
+            extra = {"demo_seed": str(seed)}
+
+            def new_referee(p: Prefs) -> Referee:
+                return make_referee(p, store, record_frames=args.record_frames, extra=extra)
+
+            session = Session(new_referee(prefs), source=source, reader=reader, leds=leds,
+                              reader_factory=load_reader, pace=True,
+                              frame_interval=1.0 / max(0.5, args.fps))
+            table.join(session)
+            app = CompanionApp(make_referee=new_referee, session=session, leds=leds,
+                               store=store, prefs=prefs, deck_path=None)
+            _quit_options(app, args)
+            try:
+                app.run()
+            finally:
+                app.close()
+                reader.close()
+            ids = store.match_ids()
+            recorded = tuple(store.effective_actions(ids[-1])) if ids else ()
+            over = any(e.kind == "round-end" for e in store.entries(ids[-1])) if ids else False
+    played = played_actions(seed)
+    same = sum(1 for a, b in zip(played, recorded) if a == b)
+    log.warning("demo: %d of the %d moves played are recorded as played%s; %d frames, "
+                "the cards straightened %d times, %d reads confirmed, %d corrected, %d undone",
+                same, len(played), ", the game is over" if over else "", table.frames,
+                table.nudges, table.confirmations, table.corrections, table.undos)
+    return 0 if over and recorded == played else 1
+
+
+def _quit_options(app: object, args: argparse.Namespace) -> None:
+    from kivy.clock import Clock
+    if args.quit_after is not None:
+        Clock.schedule_once(lambda dt: app.stop(), max(0.0, args.quit_after))  # type: ignore[attr-defined]
+    if args.quit_at_end:
+        def ended(_: object, status: object) -> None:
+            if getattr(status, "ended", False):
+                # A moment to show the last state, then stop.
+                Clock.schedule_once(lambda dt: app.stop(), 1.0)  # type: ignore[attr-defined]
+        app.bind(status=ended)  # type: ignore[attr-defined]
+
+
 def make_referee(prefs: Prefs, store: MatchStore | None = None,
-                 record_frames: bool = False, resume: bool = False) -> Referee:
+                 record_frames: bool = False, resume: bool = False,
+                 extra: dict[str, str] | None = None) -> Referee:
     """A referee for a new match with the players' preferences (names go in the header).
 
     `record_frames`: save the frame of each committed action with the record (the appliance
@@ -167,7 +268,9 @@ def make_referee(prefs: Prefs, store: MatchStore | None = None,
             return referee
         except CompanionError as exc:
             log.error("match %d cannot be resumed (%s): a new match begins", match_id, exc)
-    referee, _ = open_match(store, settings,
-                            extra={"north_name": prefs.north_name,
-                                   "south_name": prefs.south_name})
+    extra = {**(extra or {}), "north_name": prefs.north_name, "south_name": prefs.south_name}
+    if prefs.event:
+        from companion.record.summary import EVENT_TAG
+        extra[EVENT_TAG] = prefs.event
+    referee, _ = open_match(store, settings, extra=extra)
     return referee

@@ -79,6 +79,7 @@ class CompanionApp(App):
     timing = StringProperty("standard")
     edition = StringProperty("battle-line")
     rounds = NumericProperty(1)
+    event = StringProperty("")               # the event of the next matches (settings)
     u = NumericProperty(1.0)                 # layout unit: 1.0 on an 800x480 screen
     message = StringProperty("")             # the last answer of the referee, for a moment
     turn_text = StringProperty("")
@@ -98,6 +99,9 @@ class CompanionApp(App):
     replay_step = NumericProperty(0)
     replay_view = ObjectProperty(IDLE, rebind=True)
     replay_text = StringProperty("")
+    replay_playing = BooleanProperty(False)  # autoplay of the replay
+    replay_names = ListProperty([])          # the replayed match's players, north first
+    replay_popup = ObjectProperty(None, allownone=True)   # the proof shown, if any
     enrol_index = NumericProperty(0)         # the card the enrol screen asks for
     enrol_text = StringProperty("")
 
@@ -122,7 +126,9 @@ class CompanionApp(App):
         self.ready_at: float | None = None
         self._failsafe = _Failsafe(self) if failsafe else None
         self._start_screen = start_screen
+        self._replay_clock: Any = None
         self._apply_prefs(self.prefs)
+        self.bind(lang=self._replay_texts, naming=self._replay_texts)
         self.bind(view=self._texts, lang=self._texts, north_name=self._texts,
                   south_name=self._texts, naming=self._texts)
         self._texts()
@@ -177,6 +183,7 @@ class CompanionApp(App):
         """Stop the worker and the hardware; safe to call twice."""
         if self.notifier is not None:
             self.notifier.stopping()
+        self.replay_pause()
         Window.unbind(size=self._resize)
         if self._failsafe is not None:
             if self._failsafe in ExceptionManager.handlers:
@@ -383,6 +390,7 @@ class CompanionApp(App):
         self.north_name, self.south_name = prefs.north_name, prefs.south_name
         self.timing, self.rounds = prefs.timing, prefs.rounds
         self.edition = prefs.edition
+        self.event = prefs.event
 
     def set_pref(self, **changes: Any) -> None:
         try:
@@ -396,29 +404,33 @@ class CompanionApp(App):
         self._call(lambda r: prefs.save())
 
     # -- history and replay ---------------------------------------------------------------------------
+    REPLAY_SECONDS = 1.0    # autoplay: one move a second, slow enough to follow at the table
+
     def load_history(self) -> None:
+        """The matches worth listing (something was played), summarised off the Kivy thread."""
         store = self.store
         if store is None:
             self.history = []
             return
-        self._call(lambda r: store.matches(), lambda rows: setattr(self, "history", list(rows)))
+        from companion.record.summary import summaries
+        self._call(lambda r: summaries(store, played_only=True),
+                   lambda rows: setattr(self, "history", list(rows)))
 
     def open_replay(self, match_id: int) -> None:
         store = self.store
         if store is None:
             return
 
-        def load(r: Any) -> tuple[list[Display], list[str]]:
-            from companion.referee.display import display_of_game
-            actions = store.effective_actions(match_id)
-            states = store.replay(match_id)
-            views = [display_of_game(g, tuple(actions[:i])) for i, g in enumerate(states)]
-            return views, [str(a) for a in actions]
+        def load(r: Any) -> Replay:
+            return load_replay(store, match_id)
 
-        def done(result: tuple[list[Display], list[str]]) -> None:
+        def done(replay: Replay) -> None:
+            self.replay_pause()
             self.replay_id = match_id
-            self._replay_actions = result[1]
-            self.replay_views = result[0]
+            self._replay = replay
+            self.replay_names = list(replay.names)
+            self.replay_views = list(replay.views)
+            self.replay_step = -1
             self.replay_go(0)
             self.go("replay")
         self._call(load, done)
@@ -429,7 +441,128 @@ class CompanionApp(App):
         step = max(0, min(int(step), len(self.replay_views) - 1))
         self.replay_step = step
         self.replay_view = self.replay_views[step]
-        actions = getattr(self, "_replay_actions", [])
-        what = actions[step - 1] if 0 < step <= len(actions) else tr("moves.start", self.lang)
-        self.replay_text = tr("replay.step", self.lang, i=step, n=len(self.replay_views) - 1,
-                              action=what)
+        self._replay_texts()
+
+    def _replay_texts(self, *_: Any) -> None:
+        replay = getattr(self, "_replay", None)
+        if replay is None or not self.replay_views:
+            self.replay_text = ""
+            return
+        from .words import describe
+        step = int(self.replay_step)
+        action, rnd = replay.actions[step], replay.rounds[step]
+        if action is None:
+            text = tr("moves.start", self.lang) if rnd == 1 else \
+                tr("replay.round_start", self.lang, r=rnd)
+        else:
+            text = tr("replay.step", self.lang, i=step, n=len(self.replay_views) - 1,
+                      action=describe(action, self.lang, self.naming,
+                                      self.replay_name(action.player)))
+        self.replay_text = text
+
+    def replay_name(self, side: str | None) -> str:
+        """A player's name in the replayed match; the default names follow the language."""
+        if side not in ("north", "south") or not self.replay_names:
+            return self.side_name(side)
+        name = self.replay_names[0 if side == "north" else 1]
+        return tr(f"side.{side}", self.lang) if name in DEFAULT_NAMES[side] else name
+
+    def replay_toggle(self) -> None:
+        if self.replay_playing:
+            self.replay_pause()
+        else:
+            self.replay_play()
+
+    def replay_play(self) -> None:
+        if not self.replay_views:
+            return
+        if self.replay_step >= len(self.replay_views) - 1:
+            self.replay_go(0)           # at the end, Play starts again from the beginning
+        self.replay_playing = True
+        if self._replay_clock is None:
+            self._replay_clock = Clock.schedule_interval(self._replay_tick, self.REPLAY_SECONDS)
+
+    def replay_pause(self) -> None:
+        self.replay_playing = False
+        if self._replay_clock is not None:
+            self._replay_clock.cancel()
+            self._replay_clock = None
+
+    def _replay_tick(self, dt: float) -> None:
+        if self.replay_step >= len(self.replay_views) - 1:
+            self.replay_pause()
+            return
+        self.replay_go(self.replay_step + 1)
+        if self.replay_step >= len(self.replay_views) - 1:
+            self.replay_pause()
+
+    def replay_proof(self, flag: int) -> Any:
+        """The proof of the claim that took `flag` in the step shown, in a popup (None when
+        the flag is not claimed there)."""
+        replay = getattr(self, "_replay", None)
+        if replay is None or not self.replay_views:
+            return None
+        claim = replay.claim_at(int(self.replay_step), flag)
+        if claim is None:
+            return None
+        from .replay import ProofPopup
+        popup = ProofPopup(
+            title_text=tr("replay.proof_title", self.lang, n=flag,
+                          name=self.replay_name(claim.player)),
+            proof_text=claim.proof(lang=self.lang, naming=self.naming))  # type: ignore[arg-type]
+        popup.open()
+        self.replay_popup = popup
+        return popup
+
+
+class Replay:
+    """A recorded match ready to replay: every round's states as views, the action that led
+    to each, and the verdict of each accepted claim (recomputed by the rules from the state
+    it was made in, as at the table)."""
+
+    def __init__(self, names: tuple[str, str], views: list[Display],
+                 actions: list[Any], rounds: list[int], claims: dict[int, Any]) -> None:
+        self.names, self.views, self.actions, self.rounds = names, views, actions, rounds
+        self.claims = claims          # step -> the ClaimVerdict of the claim made there
+
+    def claim_at(self, step: int, flag: int) -> Any:
+        """The verdict of the claim that took `flag`, as seen at `step` (its round only)."""
+        rnd = self.rounds[step]
+        for i in range(step, -1, -1):
+            if self.rounds[i] != rnd:
+                return None
+            verdict = self.claims.get(i)
+            if verdict is not None and verdict.flag == flag:
+                return verdict
+        return None
+
+
+def load_replay(store: Any, match_id: int) -> Replay:
+    """Read and replay a match (on the worker: it reads the disk and runs the prover)."""
+    from companion.record.replay import iter_states, parse_action, split_rounds
+    from companion.record.summary import player_names
+    from companion.referee.display import display_of_game
+    from companion.rules.actions import Claim
+    from companion.rules.prover import prove
+
+    header = store.header(match_id)
+    entries = store.entries(match_id)
+    views: list[Display] = []
+    actions: list[Any] = []
+    rounds: list[int] = []
+    claims: dict[int, Any] = {}
+    for number in range(1, len(split_rounds(entries, header.rounds)) + 1):
+        done: list[Any] = []
+        before = None
+        for entry, state in iter_states(header, entries, round=number):
+            action = None
+            if entry is not None:
+                action = parse_action(entry.action)
+                done.append(action)
+                if isinstance(action, Claim) and before is not None:
+                    claims[len(views)] = prove(before.position(), action.flag, action.player)
+            views.append(display_of_game(state, tuple(done)))
+            actions.append(action)
+            rounds.append(number)
+            before = state
+    return Replay(player_names(header), views, actions, rounds, claims)

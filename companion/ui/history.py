@@ -1,4 +1,6 @@
-"""The match history: the recorded matches of this device, newest first, each replayable."""
+"""The match history: the played matches of this device, newest first, each with its
+players, result, date, length and event, each replayable.  Matches where nothing was played
+(an appliance started and stopped) stay in the record but are not listed."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.record.summary import MatchSummary, duration_text
+
 from . import widgets  # noqa: F401 - shared widget rules
 from .strings import tr
 
@@ -20,13 +24,40 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 class MatchRow(BoxLayout):
     match_id = NumericProperty(0)
-    text = StringProperty("")
+    players = StringProperty("")     # first line: the players and the result
+    details = StringProperty("")     # second line: event, date and time, length, moves
+
+    @property
+    def text(self) -> str:
+        return f"{self.players}\n{self.details}"
 
 
-def player_names(header: Any) -> tuple[str, str]:
-    """The names the players gave on the settings screen (kept in the header's extra tags)."""
-    extra = getattr(header, "extra", {}) or {}
-    return (extra.get("north_name", header.north), extra.get("south_name", header.south))
+def _name(app: Any, s: MatchSummary, side: str) -> str:
+    from .app import DEFAULT_NAMES
+    name = s.north if side == "north" else s.south
+    return tr(f"side.{side}", app.lang) if name in DEFAULT_NAMES[side] else name
+
+
+def row_texts(app: Any, s: MatchSummary) -> tuple[str, str]:
+    """The two lines of a match in the list, in the screen's language."""
+    north, south = _name(app, s, "north"), _name(app, s, "south")
+    players = tr("history.players", app.lang, north=north, south=south)
+    a, b = s.scores if s.scores is not None else s.flags
+    if s.winner is not None:
+        # The winner's points first: "Ada wins, 5–2" whichever side Ada played.
+        won, lost = (a, b) if s.winner == "north" else (b, a)
+        outcome = tr("history.won", app.lang, name=_name(app, s, s.winner), won=won, lost=lost)
+    elif s.result == "draw":
+        outcome = tr("history.draw", app.lang, north=a, south=b)
+    else:
+        outcome = tr("history.unfinished", app.lang, north=s.flags[0], south=s.flags[1])
+    # When the first move was made, in the device's time zone; the header's day otherwise.
+    when = s.date if s.started is None else s.started.astimezone().strftime("%Y-%m-%d %H:%M")
+    details = tr("history.details", app.lang, date=when, length=duration_text(s.seconds),
+                 moves=s.moves)
+    if s.event:
+        details = tr("history.event", app.lang, event=s.event, details=details)
+    return f"{players}  ·  {outcome}", details
 
 
 class HistoryScreen(Screen):
@@ -46,8 +77,6 @@ class HistoryScreen(Screen):
             box.add_widget(Label(text=tr("history.empty", app.lang), font_size=18 * app.u,
                                  size_hint_y=None, height=60 * app.u))
             return
-        for info in sorted(app.history, key=lambda m: m.id, reverse=True):
-            north, south = player_names(info.header)
-            box.add_widget(MatchRow(match_id=info.id, text=tr(
-                "history.row", app.lang, id=info.id, date=info.header.date, north=north,
-                south=south, entries=info.entries)))
+        for s in sorted(app.history, key=lambda m: m.id, reverse=True):
+            players, details = row_texts(app, s)
+            box.add_widget(MatchRow(match_id=s.id, players=players, details=details))

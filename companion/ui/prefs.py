@@ -1,5 +1,6 @@
 """The players' preferences kept on the device: names, edition, naming set, language, claim
-timing, rounds.  A small JSON file in the data directory, read leniently (a damaged file gives the
+timing, rounds, the event the next matches belong to.  A small JSON file in the data
+directory, read leniently (a damaged file gives the
 defaults, with a warning) and written atomically off the Kivy thread."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.paths import data_dir
+from companion.record.summary import check_event
 from companion.rules.cards import NAMINGS
 from companion.rules.edition import EDITION_KEYS, EDITIONS
 
@@ -35,6 +37,7 @@ class Prefs:
     lang: str = "en"
     timing: str = "standard"
     rounds: int = 1
+    event: str = ""     # the club night or tournament of the next matches ('' for none)
     edition: str = "battle-line"
 
     def __post_init__(self) -> None:
@@ -55,6 +58,12 @@ class Prefs:
         for name in (self.north_name, self.south_name):
             if not name.strip() or len(name) > 24:
                 raise PrefsError(f"player name {name!r}: 1 to 24 characters")
+        try:
+            event = check_event(self.event)
+        except CompanionError as exc:
+            raise PrefsError(str(exc)) from None
+        if event != self.event:
+            object.__setattr__(self, "event", event)   # kept without surrounding blanks
 
     def with_(self, **changes: Any) -> Prefs:
         """These preferences changed; a new edition brings its own card names in the

@@ -1,9 +1,11 @@
-"""The settings screen: players' names, naming set, language, claim timing, rounds, and the
-question asked when a new match starts: which game (Battle Line, Médiéval, Schotten Totten).
+"""The settings screen: players' names, the event, naming set, language, claim timing,
+rounds, and the question asked when a new match starts: which game (Battle Line, Médiéval,
+Schotten Totten).
 
-Language and naming change every text at once; claim timing and rounds apply to the next
-game (the "new game" button), since the referee of a game in progress keeps its rules.  The
-edition chosen for a new match is remembered with the preferences and offered first next time.
+Language and naming change every text at once; claim timing, rounds and the event apply to
+the next game (the "new game" button), since the referee of a game in progress keeps its
+rules.  The edition chosen for a new match is remembered with the preferences and offered
+first next time.
 """
 
 from __future__ import annotations

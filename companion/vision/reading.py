@@ -80,6 +80,8 @@ class ReadingSettings:
     recolour_min_shape: float
     recolour_min_reads: int
     recolour_stiffness: float
+    recolour_turns: tuple[float, ...]
+    recolour_rounds: int
     card_shape_min: float
     fine_margin: float
     fine_delta: float
@@ -103,7 +105,7 @@ class ReadingSettings:
             if f.name in _DECK_FIELDS:
                 continue
             raw = c[_CONFIG_KEYS.get(f.name, f.name)]
-            values[f.name] = (tuple(float(x) for x in raw) if f.name == "scales"
+            values[f.name] = (tuple(float(x) for x in raw) if f.name in ("scales", "recolour_turns")
                               else int(raw) if f.type == "int" else float(raw))
         return cls(**values)  # type: ignore[arg-type]
 
@@ -1131,10 +1133,8 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     if len(fit) < s.recolour_min_reads:
         return reads
     idx = {c: i for i, c in enumerate(tpl.cards)}
-    at = {id(r): i for i, r in reversed(list(enumerate(reads)))}     # where each read lies
     w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
     lam = s.recolour_stiffness
-    cur = list(reads)
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
     x = np.array([[*r.hue, 1.0] for r in fit])                             # type: ignore[misc]
     every = np.array([[*reads[i].hue, 1.0] for i in todo])                 # type: ignore[misc]
@@ -1151,14 +1151,37 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         # Nor can any read of it name a colour: each is as near the grey of a pale colour
         # as it would be to any other colour with the frame's colours restored.
         return [replace(r, colour_t=1.0) if r.hue is not None else r for r in reads]
-    for _ in range(2):
-        y = np.array([tpl.hues[idx[c.best]] for c in
-                      (cur[at[id(r)]] for r in fit)], np.float64)
-        wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
-        cur = list(reads)
-        for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
-                                          (every @ wmat).astype(np.float32))):
-            cur[i] = r
+    # The map is fitted as the reads name their cards and the reads named again through the
+    # map, until the names settle, from a few starting turns of the colour plane (a scanner's
+    # or a print run's hue shift turns every colour alike): the fit that explains the reads
+    # best, drawn towards no change, wins.
+    shape = np.stack([r.shape for r in fit])                      # type: ignore[misc]
+
+    def named(wmat: np.ndarray) -> np.ndarray:
+        """The enrolled colours of the cards the fitted reads name through the map."""
+        hues = x @ wmat
+        dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
+                          s.colour_cap)
+        return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
+
+    best_cost, best_map = np.inf, w0
+    for turn in s.recolour_turns:
+        a = np.radians(turn)
+        wmat = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
+        y = named(wmat)
+        for _ in range(s.recolour_rounds):
+            wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
+            now = named(wmat)
+            if np.array_equal(now, y):
+                break
+            y = now
+        cost = float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - w0) ** 2).sum())
+        if cost < best_cost:
+            best_cost, best_map = cost, wmat
+    cur = list(reads)
+    for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
+                                      (every @ best_map).astype(np.float32))):
+        cur[i] = r
     return cur
 
 

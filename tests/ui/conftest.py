@@ -76,6 +76,18 @@ class Driver:
         self.app.root.export_to_png(str(path))
         return path
 
+    def shot_window(self, directory: Path, name: str) -> Path:
+        """The whole window, popups included."""
+        from kivy.core.window import Window
+        self.pump(0.3)
+        path = directory / f"{name}-{Window.width}x{Window.height}.png"
+        Window.screenshot(str(path))
+        # Kivy numbers screenshots it saves ("name0001.png"): keep the name asked for.
+        saved = sorted(directory.glob(f"{path.stem}*.png"), key=lambda p: p.stat().st_mtime)
+        if saved and saved[-1] != path:
+            saved[-1].replace(path)
+        return path
+
 
 @pytest.fixture
 def start_app() -> Iterator[Callable[..., Driver]]:

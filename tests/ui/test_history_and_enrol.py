@@ -41,10 +41,62 @@ def test_history_lists_the_match_and_replay_steps_through_it(start_app, tmp_path
             ui.press(replay.ids.next)
         assert app.replay_step == 5 and replay.ids.next.disabled
         assert [str(c) for c in app.replay_view.flag(1).south] == ["R8", "R9", "R10"]
-        assert "S R10@1" in app.replay_text
+        assert "Brune plays red 10 at flag 1" in app.replay_text
+        assert "@" not in app.replay_text          # words, not the notation
         ui.shot(artifacts_dir, "replay")
         ui.press(replay.ids.prev)
         assert [str(c) for c in app.replay_view.flag(1).south] == ["R8", "R9"]
+
+
+def test_the_list_reads_like_a_results_sheet_and_the_replay_plays_and_proves(
+        start_app, tmp_path: Path, artifacts_dir) -> None:
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        prefs = Prefs(north_name="Ada", south_name="Brune", event="Club night")
+        ui = start_app(lambda p: make_referee(p, store),
+                       {"observations": list(observations(OPENING)), "pace": False},
+                       store=store, prefs=prefs)
+        app = ui.app
+        ui.until(lambda: len(app.view.actions) == 5, what="the opening")
+        app.selected_flag = 1
+        app.claim("south")              # red 8-9-10 against a blue 2: nothing can beat it
+        ui.until(lambda: app.view.flag(1).claimed == "south", what="the claim")
+        app.new_game()                  # an empty match: recorded, not listed
+        ui.until(lambda: len(store.match_ids()) == 2, what="the new match")
+        app.load_history()
+        app.go("history")
+        ui.until(lambda: len(app.history) == 1, what="the match list")
+        row = ui.screen("history").ids.rows.children[0]
+        assert row.players.startswith("Ada – Brune") and "Not finished, flags 0–1" in row.players
+        assert row.details.startswith("Club night · " + app.history[0].date)
+        assert "6 moves" in row.details and " s · " in row.details
+        ui.shot(artifacts_dir, "history-results")
+        ui.press(row.ids.replay)
+        ui.until(lambda: app.root.current == "replay", what="the replay")
+        replay = ui.screen("replay")
+        assert len(app.replay_views) == 7 and app.replay_text == "Start of the game"
+        replay.ids.slider.value = 6     # the slider spans the whole match
+        ui.pump(0.1)
+        assert app.replay_step == 6 and app.replay_text == \
+            "Move 6 of 6: Brune claims flag 1"
+        flag1 = replay.ids.board.columns[0].children[1]
+        assert "South" in flag1.text and "Brune" in flag1.text and not flag1.disabled
+        ui.shot(artifacts_dir, "replay-claimed-flag")
+        ui.press(flag1)
+        popup = app.replay_popup
+        assert popup is not None and "Brune" in popup.title_text
+        assert "red 10" in popup.proof_text and "@" not in popup.proof_text
+        ui.shot_window(artifacts_dir, "replay-proof")
+        ui.press(popup.ids.close)
+        ui.until(lambda: popup.parent is None, what="the popup to close")
+        replay.ids.slider.value = 0
+        ui.press(replay.ids.play)
+        assert app.replay_playing and replay.ids.play.text == "Pause"
+        ui.until(lambda: app.replay_step == 6, timeout=15, what="the autoplay to the end")
+        ui.pump(0.2)
+        assert not app.replay_playing and replay.ids.play.text == "Play"
+        app.set_pref(lang="fr")
+        ui.pump(0.1)
+        assert app.replay_text == "Coup 6 sur 6 : Brune revendique le drapeau 1"
 
 
 def test_enrolment_on_the_rig_asks_card_by_card(start_app, tmp_path: Path,
@@ -75,3 +127,39 @@ def test_enrolment_on_the_rig_asks_card_by_card(start_app, tmp_path: Path,
     assert "red 2" in app.enrol_text
     ui.press(enrol.ids.skip)
     assert app.enrol_index == 2 and "red 3" in app.enrol_text
+
+
+def test_a_row_gives_the_winner_with_the_winners_points_first() -> None:
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from companion.record.summary import MatchSummary
+    from companion.ui.history import row_texts
+
+    start = dt.datetime(2026, 11, 21, 19, 0, tzinfo=dt.timezone.utc)
+    s = MatchSummary(3, "North", "Jean", "Open de Lyon", "2026-11-21", "south", (2, 5), (2, 5),
+                     41, 1, 1, start, start + dt.timedelta(minutes=23, seconds=5))
+    players, details = row_texts(SimpleNamespace(lang="en"), s)
+    assert players == "North – Jean  ·  Jean wins, 5–2"
+    local = start.astimezone().strftime("%Y-%m-%d %H:%M")
+    assert details == f"Open de Lyon · {local} · 23 min 05 s · 41 moves"
+    players, details = row_texts(SimpleNamespace(lang="fr"), s)
+    assert players == "Nord – Jean  ·  Jean gagne, 5–2" and details.endswith("41 coups")
+
+
+def test_the_event_set_on_the_settings_screen_goes_in_the_next_match(
+        start_app, tmp_path: Path, _isolated_data_dir: Path) -> None:
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        ui = start_app(lambda p: make_referee(p, store), store=store)
+        app = ui.app
+        app.go("settings")
+        field = ui.screen("settings").ids.event
+        field.text = "  Club night "
+        field.dispatch("on_text_validate")
+        assert app.event == "Club night" and app.prefs.event == "Club night"
+        field.text = "x" * 41              # refused with its reason, the event kept
+        field.dispatch("on_text_validate")
+        assert app.event == "Club night" and "longer than 40" in app.message
+        app.new_game()
+        ui.until(lambda: len(store.match_ids()) == 2, what="the new match")
+        assert store.header(store.match_ids()[-1]).extra["event"] == "Club night"

@@ -113,3 +113,34 @@ def test_a_killed_appliance_resumes_its_match(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+
+
+def test_demo_refuses_a_source_in_one_line(capsys) -> None:
+    assert main(["run", "--demo", "--source", "frames", "--size", "800x480"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--demo draws its own table" in err
+
+
+@pytest.mark.slow
+def test_run_demo_plays_the_whole_game_on_the_appliance(tmp_path: Path) -> None:
+    # The real app under the virtual display, the real pipeline on drawn frames, mock LEDs;
+    # about two minutes on a quiet machine.
+    from companion.appliance.demotable import played_actions
+    from companion.record.store import MatchStore
+
+    db = tmp_path / "demo.sqlite"
+    env = dict(os.environ, KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
+               COMPANION_DATA=str(tmp_path / "data"))
+    result = subprocess.run(
+        COMPANION + ["run", "--demo", "--db", str(db), "--size", "800x480", "--quit-at-end",
+                     "--event", "Demo night", "--quit-after", "900"],
+        capture_output=True, text=True, timeout=1000, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "66 of the 66 moves played are recorded as played, the game is over" in result.stderr
+    with MatchStore(db, readonly=True) as store:
+        ids = store.match_ids()
+        assert len(ids) == 1
+        assert tuple(store.effective_actions(ids[0])) == played_actions(1)
+        ends = [e for e in store.entries(ids[0]) if e.kind == "round-end"]
+        assert len(ends) == 1 and ends[0].player == "north"     # the demo game's winner
+        assert store.header(ids[0]).extra["event"] == "Demo night"
