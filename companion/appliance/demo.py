@@ -35,7 +35,8 @@ from companion.rules.actions import (
     guile_card,
 )
 from companion.rules.bots import simulate
-from companion.rules.cards import Card
+from companion.rules.cards import BY_CODE, Card
+from companion.rules.edition import BATTLE_LINE, EDITIONS, SCHOTTEN_TOTTEN, Edition
 from companion.rules.place import Place
 from companion.rules.position import FLAG_COUNT, Side
 from companion.rules.state import GameState, Settings
@@ -69,8 +70,9 @@ class DemoOptions:
     db: Path | None = None
     frames: Path | None = None
     vision: bool = True
-    printing: str = "classic"
+    printing: str | None = None     # None: the edition's own (classic, schotten-clan)
     actions: int | None = None      # stop after this many actions (a short demo)
+    edition: str = "battle-line"    # battle-line, battle-line-medieval, schotten-totten
     record_frames: bool = False     # save each committing frame in the record, labelled
 
 
@@ -135,7 +137,8 @@ class VisionEyes:
     """The real pipeline on drawn frames: enrol the printing's deck once, then the
     appliance's own `Eyes` (motion test, full read) look at each drawn frame."""
 
-    def __init__(self, printing_name: str, seed: int, frames_dir: Path | None) -> None:
+    def __init__(self, printing_name: str, seed: int, frames_dir: Path | None,
+                 edition: str = "battle-line") -> None:
         try:
             from companion.synth import printing_named, write_deck_images
             from companion.vision import deck as deck_mod
@@ -150,6 +153,11 @@ class VisionEyes:
             printing = printing_named(printing_name)
         except CompanionError as exc:
             raise DemoError(str(exc)) from None
+        if (printing.edition == "schotten-totten") != (edition == "schotten-totten"):
+            raise DemoError(f"printing {printing_name!r} is a deck of "
+                            f"{EDITIONS[printing.edition].title}, not of "
+                            f"{EDITIONS[edition].title}: choose a printing of the edition "
+                            "(schotten-clan, schotten-banner for Schotten Totten)")
         self.printing = printing
         self.seed = seed
         self.frames_dir = frames_dir
@@ -288,35 +296,44 @@ def _nudged(m: _Moment, table_seed: int, calm: int) -> Iterator[tuple[Scene, boo
         yield after, False
 
 
-def _describe(action: Action) -> str:
+def _describe(action: Action, edition: Edition = BATTLE_LINE) -> str:
+    """The action in words, with the edition's names (`stone 3`, `Recruiter`)."""
     who = action.player
+    naming = edition.naming("en")
+    flag = edition.word("flag")
+
+    def name(card: Card) -> str:
+        return card.name(naming)
+
     match action:
         case Play():
             kind = {"environment": "lays", "morale": "plays"}.get(action.card.family, "plays")
-            return f"{who} {kind} {action.card.name()} at flag {action.flag}"
+            return f"{who} {kind} {name(action.card)} at {flag} {action.flag}"
         case Scout():
-            return f"{who} plays Scout"
+            return f"{who} plays {name(BY_CODE['SCOUT'])}"
         case Redeploy():
-            to = "discards it" if action.to_flag is None else f"moves it to flag {action.to_flag}"
-            return f"{who} plays Redeploy: takes {action.card.name()} from flag " \
-                   f"{action.from_flag} and {to}"
+            to = "discards it" if action.to_flag is None else \
+                f"moves it to {flag} {action.to_flag}"
+            return f"{who} plays {name(BY_CODE['REDEPLOY'])}: takes {name(action.card)} from " \
+                   f"{flag} {action.from_flag} and {to}"
         case Deserter():
-            return f"{who} plays Deserter: discards {action.card.name()} from flag {action.flag}"
+            return f"{who} plays {name(BY_CODE['DESERTER'])}: discards {name(action.card)} " \
+                   f"from {flag} {action.flag}"
         case Traitor():
-            return f"{who} plays Traitor: takes {action.card.name()} from flag " \
-                   f"{action.from_flag} to flag {action.to_flag}"
+            return f"{who} plays {name(BY_CODE['TRAITOR'])}: takes {name(action.card)} from " \
+                   f"{flag} {action.from_flag} to {flag} {action.to_flag}"
         case Claim():
-            return f"{who} claims flag {action.flag}"
+            return f"{who} claims {flag} {action.flag}"
         case Pass():
             return f"{who} passes"
     return str(action)
 
 
-def _find_match(store: object, seed: int) -> int | None:
-    """The latest unfinished demo match of this seed in the store, if any."""
+def _find_match(store: object, seed: int, edition: str = "battle-line") -> int | None:
+    """The latest unfinished demo match of this seed and edition in the store, if any."""
     best = None
     for info in store.matches():  # type: ignore[attr-defined]
-        if info.header.extra.get(SEED_TAG) != str(seed):
+        if info.header.extra.get(SEED_TAG) != str(seed) or info.header.edition != edition:
             continue
         ends = store.entries(info.id, kinds=("round-end",))  # type: ignore[attr-defined]
         if len(ends) < info.header.rounds:
@@ -423,7 +440,11 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
     from companion.record.store import MatchStore
 
     started = time.perf_counter()
-    settings = Settings()
+    if options.edition not in EDITIONS:
+        raise DemoError(f"unknown edition {options.edition!r}: use {', '.join(EDITIONS)}")
+    edition = EDITIONS[options.edition]
+    settings = Settings(edition=edition.key, naming=edition.naming("en"))
+    printing = options.printing or ("schotten-clan" if edition is SCHOTTEN_TOTTEN else "classic")
     moments, final = _moments(options.seed, settings)
     if options.actions is not None:
         if options.actions < 1:
@@ -436,20 +457,21 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
         raise DemoError("--record-frames needs the drawn frames: leave out --no-vision")
     ref_settings = RefereeSettings(stable_frames=2, stable_seconds=0.2, game=settings,
                                    record_frames=options.record_frames)
-    eyes: Eyes = VisionEyes(options.printing, options.seed, options.frames) if options.vision \
-        else TruthEyes()
+    eyes: Eyes = VisionEyes(printing, options.seed, options.frames, edition.key) \
+        if options.vision else TruthEyes()
     # Frames of a calm table after a move: enough for the motion test and the stable reads,
     # and a few more (a first read after a move may differ); the players go on at the commit.
     calm = ref_settings.stable_frames + eyes.extra_calm + 3
     rest = eyes.extra_calm + 2      # long enough for the motion test to call a resting arm still
     try:
         with MatchStore(options.db) as store:
-            match_id = _find_match(store, options.seed)
+            match_id = _find_match(store, options.seed, edition.key)
             if match_id is None:
                 referee, recorder = open_match(store, ref_settings,
                                                extra={SEED_TAG: str(options.seed)})
                 resumed_at = 0
-                out(f"match {recorder.match_id}: seed {options.seed}, south plays first")
+                out(f"match {recorder.match_id}: {edition.title}, seed {options.seed}, "
+                    "south plays first")
             else:
                 referee, recorder = open_match(store, ref_settings, match_id)
                 resumed_at = len(referee.state.actions)
@@ -466,7 +488,7 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> DemoRe
                 m = moments[i]
                 players.events = []
                 ok = players.play(i, m)
-                _report(out, i, players.events)
+                _report(out, i, players.events, edition)
                 if not ok:
                     state = referee.state
                     v = state.violations
@@ -550,10 +572,11 @@ def _truth_at(scene: Scene, where: Place, index: int) -> Card | None:
     return cards[index] if 0 <= index < len(cards) else None
 
 
-def _report(out: Callable[[str], None], i: int, events: list[Event]) -> None:
+def _report(out: Callable[[str], None], i: int, events: list[Event],
+            edition: Edition = BATTLE_LINE) -> None:
     for e in events:
         if isinstance(e, ActionCommitted):
-            out(f"{e.index + 1:4d}. {_describe(e.action)}")
+            out(f"{e.index + 1:4d}. {_describe(e.action, edition)}")
         elif isinstance(e, ClaimDecided) and e.accepted:
             out("      proof: " + e.verdict.proof().replace("\n", "\n             "))
         elif isinstance(e, ClaimDecided):

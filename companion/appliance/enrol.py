@@ -10,7 +10,7 @@ with the printing's card size as the rig measured it (contract 2: the same as
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -86,11 +86,13 @@ def finish(directory: Path, card_size: tuple[float, float] | None = None
 
 def enrol_from_camera(source: FrameSource, directory: Path,
                       ask: Callable[[int, Card], bool], say: Callable[[str], None],
-                      settle: int = 5) -> tuple[Deck, tuple[float, float]]:
-    """Ask for every card (`ask(i, card)`: False stops), cut each out, then enrol them all.
+                      settle: int = 5, cards: Sequence[Card] = ALL_CARDS
+                      ) -> tuple[Deck, tuple[float, float]]:
+    """Ask for every card of the deck (`cards`: Battle Line's 70 by default, an edition's
+    `Edition.cards`; `ask(i, card)`: False stops), cut each out, then enrol them all.
     Cards already pictured in `directory` are not asked for again (an enrolment stopped
     half-way goes on where it stopped)."""
-    for i, card in enumerate(ALL_CARDS):
+    for i, card in enumerate(cards):
         if (directory / f"{card.code}.png").exists():
             continue
         while True:

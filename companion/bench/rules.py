@@ -14,7 +14,8 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from companion.rules.cards import BY_CODE, TROOPS, Card
+from companion.rules.cards import BY_CODE, Card
+from companion.rules.edition import BATTLE_LINE, Edition
 from companion.rules.position import FLAG_COUNT, SIDES, FlagPosition, Position, Side
 
 MORALE = tuple(BY_CODE[c] for c in ("ALEXANDER", "DARIUS", "CAVALRY", "SHIELD"))
@@ -29,14 +30,16 @@ REFERENCE_MS = (1.5, 12.0)  # a compiled brute-force engine: per claim check, an
 
 def random_position(rng: random.Random, *, discards: tuple[int, int] = (0, 12),
                     p_claimed: float = 0.08, p_morale: float = 0.5, p_env: float = 0.35,
-                    focus: int | None = None) -> Position:
+                    focus: int | None = None, edition: Edition = BATTLE_LINE) -> Position:
     """A position as a real game could leave it: no card twice, sides of 0 to 3 (4 under Mud).
 
     Each Tactics card exists once, so Fog and Mud lie at one flag each at most; each morale
     card is on the table with probability `p_morale`.  With `focus` (a flag), the Tactics go
-    to that flag, so tests see them where the claim is checked.
+    to that flag, so tests see them where the claim is checked.  The cards are the edition's
+    (Schotten Totten: Clan cards 1-9, the Spy instead of Companion Cavalry).
     """
-    deck = list(TROOPS)
+    deck = list(edition.troops)
+    morale = tuple(c for c in edition.tactics if c.family == "morale")
     rng.shuffle(deck)
     env: list[list[Card]] = [[] for _ in range(FLAG_COUNT)]
     for card in (FOG, MUD):
@@ -44,7 +47,7 @@ def random_position(rng: random.Random, *, discards: tuple[int, int] = (0, 12),
             env[(focus or rng.randint(1, FLAG_COUNT)) - 1].append(card)
     sides: dict[tuple[int, Side], list[Card]] = {(n, s): [] for n in range(FLAG_COUNT) for s in SIDES}
     leader_side: Side | None = None
-    for card in MORALE:
+    for card in morale:
         if rng.random() < p_morale:
             n = (focus - 1) if focus is not None else rng.randrange(FLAG_COUNT)
             side = rng.choice(SIDES)
@@ -70,16 +73,17 @@ def random_position(rng: random.Random, *, discards: tuple[int, int] = (0, 12),
             env=tuple(env[n]),
             claimed=rng.choice(SIDES) if rng.random() < p_claimed else None,
             completed_first=rng.choice(SIDES) if full else None))
-    gone = [c for c in MORALE if not any(c in cs for cs in sides.values())]
+    gone = [c for c in morale if not any(c in cs for cs in sides.values())]
     count = min(rng.randint(*discards), len(deck))
     thrown = [deck.pop() for _ in range(count)]
     thrown += [c for c in gone if rng.random() < 0.2]
-    return Position(tuple(flags), tuple(thrown))
+    return Position(tuple(flags), tuple(thrown), edition)
 
 
-def positions(count: int, seed: int) -> list[Position]:
+def positions(count: int, seed: int, edition: Edition = BATTLE_LINE) -> list[Position]:
     rng = random.Random(seed)
-    return [random_position(rng, discards=rng.choice(((0, 4), (0, 12), (8, 25))))
+    return [random_position(rng, discards=rng.choice(((0, 4), (0, 12), (8, 25))),
+                            edition=edition)
             for _ in range(count)]
 
 
@@ -95,9 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=10_000, help="positions (default 10000)")
     parser.add_argument("--seed", type=int, default=20260)
     parser.add_argument("--repeats", type=int, default=3, help="runs per check; the fastest counts")
+    parser.add_argument("--edition", default="battle-line",
+                        choices=("battle-line", "schotten-totten"),
+                        help="whose deck the positions are dealt from (default battle-line)")
     args = parser.parse_args(argv)
+    from companion.rules.edition import of_rules
 
-    built = positions(args.positions, args.seed)
+    built = positions(args.positions, args.seed, of_rules(args.edition))
     rng = random.Random(args.seed + 1)
     checks = []
     for p in built:
@@ -155,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name:<48} n={len(data):>6}  median {med:7.3f} ms {tm:<16} "
               f"p99 {p99:7.3f} ms  worst {worst:7.3f} ms {tw}")
 
-    print(f"claim prover, {len(built)} seeded positions (seed {args.seed}); "
+    print(f"claim prover, {len(built)} seeded {args.edition} positions (seed {args.seed}); "
           f"reference engine {REFERENCE_MS[0]} ms per check, {REFERENCE_MS[1]} ms under Mud")
     row(f"prove(), random flag and player, best of {repeats}", single, TARGET_MEDIAN_MS, TARGET_WORST_MS)
     row("prove(), the same, slowest single run", single_raw, None, None)

@@ -10,7 +10,7 @@ from typing import IO, Any
 from companion.errors import CompanionError
 
 LANGS = ("en", "fr")
-NAMINGS = ("gmt-en", "gmt-fr", "medieval-fr")
+NAMINGS = ("gmt-en", "gmt-fr", "medieval-fr", "schotten-en", "schotten-fr")
 
 
 class ClaimUsageError(CompanionError, ValueError):
@@ -24,13 +24,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "verdict (JSON). With --batch, read JSON Lines of "
                     '{"position": ..., "flag": N, "player": "north"} and print one verdict per line.')
     p.add_argument("position", nargs="?", metavar="POSITION.json",
-                   help="a battleline-position/1 file ('-' for stdin)")
+                   help="a battleline-position/1 file ('-' for stdin); its \"edition\" "
+                        "(battle-line by default, schotten-totten) gives the deck and rules")
     p.add_argument("--flag", type=int, metavar="N", help="the flag, 1 to 9")
     p.add_argument("--player", choices=("north", "south"), help="the claimant")
     p.add_argument("--batch", metavar="FILE", help="JSON Lines of claims ('-' for stdin)")
     p.add_argument("--lang", choices=LANGS, default="en", help="language of the proof (default en)")
     p.add_argument("--naming", choices=NAMINGS, default=None,
-                   help="card and formation names of the proof (default: the GMT names of --lang)")
+                   help="card and formation names of the proof (default: the names of the "
+                        "position's edition in --lang: GMT's for Battle Line, IELLO's for "
+                        "Schotten Totten)")
     p.set_defaults(handler=_run)
 
 

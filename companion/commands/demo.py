@@ -27,9 +27,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="save in the match record, with each committed action, the frame that "
                         "showed it, labelled with the confirmed table (export them with "
                         "`companion matches export ID --frames DIR`)")
-    p.add_argument("--printing", default="classic",
-                   help="which printing of the deck to draw: classic, bold, random-N, or a "
-                        "family of the printing zoo as FAMILY or FAMILY-N (e.g. corner-pip-3)")
+    p.add_argument("--edition", default="battle-line",
+                   choices=("battle-line", "battle-line-medieval", "schotten-totten"),
+                   help="which game: its deck, hand, names and rules (default battle-line)")
+    p.add_argument("--printing", default=None,
+                   help="which printing of the deck to draw: classic (the default), bold, "
+                        "random-N, or a family of the printing zoo as FAMILY or FAMILY-N "
+                        "(e.g. corner-pip-3); for Schotten Totten schotten-clan (the default) "
+                        "or schotten-banner")
     p.set_defaults(handler=_run)
 
 
@@ -37,4 +42,4 @@ def _run(args: argparse.Namespace) -> int:
     from companion.appliance.demo import DemoOptions, main
     return main(DemoOptions(seed=args.seed, db=args.db, frames=args.frames, vision=args.vision,
                             printing=args.printing, actions=args.actions,
-                            record_frames=args.record_frames))
+                            record_frames=args.record_frames, edition=args.edition))

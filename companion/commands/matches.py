@@ -99,8 +99,10 @@ def _list(args: argparse.Namespace) -> int:
             except CompanionError:
                 res, length, event = "?", "", ""
             place = f"  at {h.place}" if h.place else ""
+            from companion.rules.edition import EDITIONS
+            edition = EDITIONS[h.edition].title
             north, south = player_names(h)
-            print(f"{info.id:>4}  {h.date}  {north} (north) v {south} (south)  "
+            print(f"{info.id:>4}  {h.date}  {edition}  {north} (north) v {south} (south)  "
                   f"{info.entries} entries  result {res}{length}{place}{event}")
     return 0
 

@@ -252,7 +252,8 @@ def make_referee(prefs: Prefs, store: MatchStore | None = None,
 
     settings = RefereeSettings(rounds=prefs.rounds, record_frames=record_frames,
                                game=Settings(claim_timing=prefs.timing,  # type: ignore[arg-type]
-                                             naming=prefs.naming))  # type: ignore[arg-type]
+                                             naming=prefs.naming,  # type: ignore[arg-type]
+                                             edition=prefs.edition))
     if store is None:
         return Referee(settings)
     from companion.record.recorder import open_match, unfinished_match

@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     enrol = dsub.add_parser("enrol", help="enrol a folder of card images",
                             description="Enrol DIR (one straight-on upright image per card, "
                                         "named by its code: R8.png, ALEXANDER.jpg, ...) into "
-                                        "a deck file.")
+                                        "a deck file: Battle Line's 70 cards, or Schotten "
+                                        "Totten's 64 (with SPY.png; docs/editions.md).")
     enrol.add_argument("directory", metavar="DIR", nargs="?",
                        help="the card images (without --camera)")
     enrol.add_argument("--out", required=True, metavar="DECKFILE", help="the deck file to write")
@@ -36,6 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     enrol.add_argument("--keep", default=None, metavar="DIR",
                        help="with --camera: where the card pictures go (default: the data "
                             "directory's enrol/; a stopped enrolment goes on from there)")
+    enrol.add_argument("--edition", default="battle-line",
+                       choices=("battle-line", "battle-line-medieval", "schotten-totten"),
+                       help="with --camera: whose cards to ask for (default battle-line; a "
+                            "folder tells by itself)")
     enrol.add_argument("--settle", type=int, default=5, metavar="N",
                        help="with --camera: frames to let pass after a card is laid (default 5)")
     enrol.set_defaults(handler=_enrol)
@@ -213,8 +218,11 @@ def _enrol_camera(args: argparse.Namespace) -> int:
         raise VisionError("--camera enrols from the camera: give no folder of images")
     directory = Path(args.keep) if args.keep else data_dir() / "enrol"
 
+    from companion.rules.edition import edition as edition_named
+    cards = edition_named(args.edition).cards
+
     def ask(i: int, card: object) -> bool:
-        print(f"[{i + 1}/70] lay {card} alone, face up, under the camera, then press Enter "
+        print(f"[{i + 1}/{len(cards)}] lay {card} alone, face up, under the camera, then press Enter "
               "(q and Enter: stop)", file=sys.stderr, flush=True)
         line = sys.stdin.readline()
         return bool(line) and line.strip().lower() != "q"
@@ -222,7 +230,7 @@ def _enrol_camera(args: argparse.Namespace) -> int:
     with open_source(args.source) as source:
         deck, size = enrol_from_camera(source, directory, ask,
                                        lambda text: print(text, file=sys.stderr),
-                                       settle=args.settle)
+                                       settle=args.settle, cards=cards)
     path = deck.save(args.out)
     print(f"enrolled {len(deck.cards)} cards from the camera ({size[0]:g} x {size[1]:g} mm) "
           f"into {path}")

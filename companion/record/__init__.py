@@ -3,7 +3,7 @@
 A match is a header (`MatchHeader`) and an append-only log of entries (`Entry`).  The log
 is never edited; states are never stored.  The actions in force are rebuilt from the log
 (undos and corrections supersede everything from their index on) and states by replaying
-them on `GameState.new_table(first, Settings(claim_timing, naming))`.
+them on `GameState.new_table(first, Settings(claim_timing, naming, edition))`.
 
 The referee's API (`companion.record.store.MatchStore`)::
 

@@ -18,6 +18,7 @@ from typing import Any, Literal, cast
 
 from companion import __version__
 from companion.rules.cards import NAMINGS
+from companion.rules.edition import EDITION_KEYS, EDITIONS
 from companion.rules.errors import CompanionError
 from companion.rules.position import SIDES, Side
 
@@ -129,8 +130,10 @@ def _bad_at(value: str) -> int:
 class MatchHeader:
     """Who played, where, when, and under which settings.
 
-    `naming` is the naming set of the edition in use (`gmt-en`, `gmt-fr`, `medieval-fr`);
-    `timing` is the claim timing (D6); `first` plays first in round 1 (later rounds: the
+    `edition` is the edition played (`battle-line`, `battle-line-medieval`,
+    `schotten-totten`: its deck, hand and rules; records made before editions existed read
+    as `battle-line`), `naming` the naming set in use, one of that edition's (`gmt-en`,
+    `gmt-fr`, `medieval-fr`; `schotten-en`, `schotten-fr`); `timing` is the claim timing (D6); `first` plays first in round 1 (later rounds: the
     previous round's winner).  `calibration` is the calibration id of the rig and
     `calibration_summary` a free JSON-able summary of it; `extra` holds free-form tags.
     """
@@ -147,10 +150,11 @@ class MatchHeader:
     calibration: str = ""
     calibration_summary: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)
+    edition: str = "battle-line"
 
     def __post_init__(self) -> None:
         for name in ("north", "south", "date", "place", "naming", "timing", "app_version",
-                     "calibration"):
+                     "calibration", "edition"):
             value = getattr(self, name)
             if not isinstance(value, str):
                 raise EntryError(f"header {name} must be text, not {value!r}")
@@ -160,6 +164,13 @@ class MatchHeader:
             raise EntryError(f"header date {self.date!r} is not a date (YYYY-MM-DD)")
         if self.naming not in NAMINGS:
             raise EntryError(f"unknown naming {self.naming!r}; use one of {', '.join(NAMINGS)}")
+        if self.edition not in EDITIONS:
+            raise EntryError(f"unknown edition {self.edition!r}; use one of "
+                             f"{', '.join(EDITION_KEYS)}")
+        if not EDITIONS[self.edition].owns_naming(self.naming):
+            rules = EDITIONS[self.edition]
+            raise EntryError(f"naming {self.naming!r} is not one of {rules.title}; use "
+                             f"{rules.naming('en')} or {rules.naming('fr')}")
         if self.timing not in TIMINGS:
             raise EntryError(f"unknown claim timing {self.timing!r}; use standard or advanced")
         if not isinstance(self.rounds, int) or isinstance(self.rounds, bool) or self.rounds < 1:
@@ -184,20 +195,25 @@ class MatchHeader:
             _check_text(k + v, f"extra header tag {k!r}")
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The header as JSON; `edition` only when it is not Battle Line, so that a record
+        made before editions existed keeps its hash and reads back the same."""
+        out: dict[str, Any] = {
             "north": self.north, "south": self.south, "date": self.date, "place": self.place,
             "naming": self.naming, "timing": self.timing, "rounds": self.rounds,
             "first": self.first, "app_version": self.app_version,
             "calibration": self.calibration,
             "calibration_summary": self.calibration_summary, "extra": dict(self.extra),
         }
+        if self.edition != "battle-line":
+            out["edition"] = self.edition
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> MatchHeader:
         if not isinstance(obj, dict):
             raise EntryError("a match header must be a JSON object")
         known = {"north", "south", "date", "place", "naming", "timing", "rounds", "first",
-                 "app_version", "calibration", "calibration_summary", "extra"}
+                 "app_version", "calibration", "calibration_summary", "extra", "edition"}
         unknown = sorted(set(obj) - known)
         if unknown:
             raise EntryError(f"unknown header field(s): {', '.join(unknown)}")

@@ -70,7 +70,7 @@ class MatchRecord:
 # -- text -----------------------------------------------------------------------------------
 _TAGS: tuple[tuple[str, str], ...] = (
     ("North", "north"), ("South", "south"), ("Date", "date"), ("Place", "place"),
-    ("Naming", "naming"), ("Timing", "timing"), ("Rounds", "rounds"), ("First", "first"),
+    ("Edition", "edition"), ("Naming", "naming"), ("Timing", "timing"), ("Rounds", "rounds"), ("First", "first"),
     ("Version", "app_version"), ("Calibration", "calibration"),
     ("CalibrationSummary", "calibration_summary"),
 )
@@ -152,6 +152,8 @@ def write_text(record: MatchRecord, result: str | None = None) -> str:
     lines = []
     values = h.to_json()
     for tag, name in _TAGS:
+        if name not in values:  # the edition of a Battle Line match: not written (old files)
+            continue
         value = values[name]
         if name == "calibration_summary":
             if not value:

@@ -119,7 +119,7 @@ def open_match(store: MatchStore, settings: RefereeSettings | None = None,
     rules = settings.game or Settings()
     if header is None:
         header = MatchHeader(timing=rules.claim_timing, naming=rules.naming,
-                             rounds=settings.rounds, first=settings.first,  # type: ignore[arg-type]
+                             edition=rules.edition, rounds=settings.rounds, first=settings.first,  # type: ignore[arg-type]
                              extra=dict(extra or {}))
     recorder = Recorder(store, store.new_match(header), header.naming)
     referee = Referee(settings)
@@ -134,7 +134,7 @@ def resume(store: MatchStore, match_id: int,
     The table must then match the record before anything is inferred."""
     header = store.header(match_id)
     rules = Settings(claim_timing=header.timing,  # type: ignore[arg-type]
-                     naming=header.naming)  # type: ignore[arg-type]
+                     naming=header.naming, edition=header.edition)  # type: ignore[arg-type]
     settings = replace(settings or RefereeSettings(), rounds=header.rounds,
                        first=header.first, game=rules)
     entries = store.entries(match_id)

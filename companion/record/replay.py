@@ -113,7 +113,8 @@ def first_player(header: MatchHeader, entries: Sequence[Entry], round: int | Non
 def start_state(header: MatchHeader, entries: Sequence[Entry] = (),
                 round: int | None = None) -> GameState:
     """The empty table a round starts from, with the header's settings."""
-    settings = Settings(claim_timing=header.timing, naming=header.naming)  # type: ignore[arg-type]
+    settings = Settings(claim_timing=header.timing, naming=header.naming,  # type: ignore[arg-type]
+                        edition=header.edition)
     return GameState.new_table(first=first_player(header, entries, round), settings=settings)
 
 
@@ -192,7 +193,8 @@ def audit(header: MatchHeader, entries: Sequence[Entry]) -> None:
     if len(parts) > header.rounds:
         raise ReplayError(f"the log has {len(parts)} rounds but the header says "
                           f"{header.rounds}")
-    settings = Settings(claim_timing=header.timing, naming=header.naming)  # type: ignore[arg-type]
+    settings = Settings(claim_timing=header.timing, naming=header.naming,  # type: ignore[arg-type]
+                        edition=header.edition)
     first: Side = header.first
     totals = {"north": 0, "south": 0}
     for number, part in enumerate(parts, start=1):

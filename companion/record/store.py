@@ -60,9 +60,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DB_NAME = "matches.sqlite"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """1: the first schema.  2: each match's header and each entry carry the link of a hash
-chain (`hash`); a schema 1 file is chained once when a writer first opens it."""
+chain (`hash`); a schema 1 file is chained once when a writer first opens it.  3: each match
+names its edition (`edition`, `battle-line` for every match recorded before)."""
 APPLICATION_ID = 0x424C4331  # "BLC1": tells our databases from any other SQLite file
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -88,7 +89,8 @@ CREATE TABLE matches (
     calibration TEXT NOT NULL,
     calibration_summary TEXT NOT NULL,
     extra TEXT NOT NULL,
-    hash TEXT
+    hash TEXT,
+    edition TEXT NOT NULL DEFAULT 'battle-line'
 );
 CREATE TABLE entries (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -142,6 +144,7 @@ _EXPECTED_COLUMNS = {
 }
 
 _CHAIN_COLUMNS = {"matches": {"hash"}, "entries": {"hash"}}
+_EDITION_COLUMNS = {"matches": {"edition"}}
 
 _ENTRY_COLUMNS = "seq, time, kind, player, turn, idx, action, code, message, data, key, hash"
 _ENTRY_COLUMNS_V1 = "seq, time, kind, player, turn, idx, action, code, message, data, key, NULL"
@@ -322,6 +325,8 @@ def inspect_file(path: Path) -> int:
             found = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
             if version >= 2:
                 columns = columns | _CHAIN_COLUMNS.get(table, set())
+            if version >= 3:
+                columns = columns | _EDITION_COLUMNS.get(table, set())
             if not columns <= found:
                 missing = ", ".join(sorted(columns - found))
                 raise DatabaseDamagedError(
@@ -499,6 +504,7 @@ class MatchStore:
         self._sizes: dict[int, int] = {}
         self._columns = _ENTRY_COLUMNS
         self._chained = True
+        self._editions = True
         _refuse_special(self.path)
         if not readonly:
             try:
@@ -555,6 +561,7 @@ class MatchStore:
                     from None
             raise _cannot_read(self.path, exc) from None
         self._chained = version >= 2
+        self._editions = version >= 3
         if not self._chained:
             self._columns = _ENTRY_COLUMNS_V1
         try:
@@ -569,39 +576,49 @@ class MatchStore:
         self._conn = conn
 
     def _migrate(self, conn: sqlite3.Connection, version: int) -> None:
-        """Schema 1 to 2: add the hash chain, computed once over the log as found.
+        """Schema 1 to 2: add the hash chain, computed once over the log as found; schema
+        2 to 3: add each match's edition, `battle-line` for all of them (a Battle Line
+        header hashes as before: `MatchHeader.to_json` names only other editions).
 
         From then on the chain shows that nothing was edited since the migration; what
         happened to a schema 1 file before cannot be told.  One transaction: a power cut
-        leaves the file at schema 1, to be migrated at the next open.
+        leaves the file at its old schema, to be migrated at the next open.
         """
-        log.info("match database %s: schema %d, adding the hash chain", self.path, version)
+        log.info("match database %s: schema %d, migrating to %d", self.path, version,
+                 SCHEMA_VERSION)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.execute("ALTER TABLE matches ADD COLUMN hash TEXT")
-            conn.execute("ALTER TABLE entries ADD COLUMN hash TEXT")
-            # The append-only triggers are lifted for this one transaction only.
-            conn.execute("DROP TRIGGER entries_no_update")
-            conn.execute("DROP TRIGGER matches_no_update")
-            for row in conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY id"
-                                    ).fetchall():
-                match_id = int(row[0])
-                header = self._header_from_row(tuple(row))
-                link = header_hash(header)
-                conn.execute("UPDATE matches SET hash = ? WHERE id = ?", (link, match_id))
-                for erow in conn.execute(f"SELECT {_ENTRY_COLUMNS_V1} FROM entries WHERE "
-                                         "match_id = ? ORDER BY seq", (match_id,)).fetchall():
-                    entry = self._entry_from_row(tuple(erow), match_id)
-                    link = entry_hash(link, entry)
-                    conn.execute("UPDATE entries SET hash = ? WHERE match_id = ? AND seq = ?",
-                                 (link, match_id, entry.seq))
-            conn.execute(_ENTRIES_NO_UPDATE)
-            conn.execute(_MATCHES_NO_UPDATE)
+            if version < 2:
+                self._chain(conn)
+            conn.execute("ALTER TABLE matches ADD COLUMN edition TEXT NOT NULL "
+                         "DEFAULT 'battle-line'")
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _chain(self, conn: sqlite3.Connection) -> None:
+        """Schema 1 to 2, inside `_migrate`'s transaction: the hash chain."""
+        conn.execute("ALTER TABLE matches ADD COLUMN hash TEXT")
+        conn.execute("ALTER TABLE entries ADD COLUMN hash TEXT")
+        # The append-only triggers are lifted for this one transaction only.
+        conn.execute("DROP TRIGGER entries_no_update")
+        conn.execute("DROP TRIGGER matches_no_update")
+        for row in conn.execute(f"SELECT {_MATCH_COLUMNS}, 'battle-line' FROM matches "
+                                "ORDER BY id").fetchall():
+            match_id = int(row[0])
+            header = self._header_from_row(tuple(row))
+            link = header_hash(header)
+            conn.execute("UPDATE matches SET hash = ? WHERE id = ?", (link, match_id))
+            for erow in conn.execute(f"SELECT {_ENTRY_COLUMNS_V1} FROM entries WHERE "
+                                     "match_id = ? ORDER BY seq", (match_id,)).fetchall():
+                entry = self._entry_from_row(tuple(erow), match_id)
+                link = entry_hash(link, entry)
+                conn.execute("UPDATE entries SET hash = ? WHERE match_id = ? AND seq = ?",
+                             (link, match_id, entry.seq))
+        conn.execute(_ENTRIES_NO_UPDATE)
+        conn.execute(_MATCHES_NO_UPDATE)
 
     # -- resource ---------------------------------------------------------------------------
     def close(self) -> None:
@@ -684,14 +701,15 @@ class MatchStore:
     def _insert_header(conn: sqlite3.Connection, h: MatchHeader) -> sqlite3.Cursor:
         return conn.execute(
             "INSERT INTO matches (created, north, south, date, place, naming, timing, "
-            "rounds, first, app_version, calibration, calibration_summary, extra, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "rounds, first, app_version, calibration, calibration_summary, extra, hash, "
+            "edition) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (format_time(now()), h.north, h.south, h.date, h.place, h.naming,
              h.timing, h.rounds, h.first, h.app_version, h.calibration,
-             _dumps(h.calibration_summary), _dumps(h.extra), header_hash(h)))
+             _dumps(h.calibration_summary), _dumps(h.extra), header_hash(h), h.edition))
 
     def _match_select(self) -> str:
-        return f"{_MATCH_COLUMNS}, {'hash' if self._chained else 'NULL'}"
+        edition = "edition" if self._editions else "'battle-line'"
+        return f"{_MATCH_COLUMNS}, {edition}, {'hash' if self._chained else 'NULL'}"
 
     def _checked_header(self, row: tuple[Any, ...]) -> tuple[MatchHeader, str]:
         """The header of a `_match_select()` row and the start of its hash chain, checked
@@ -705,13 +723,13 @@ class MatchStore:
 
     def _header_from_row(self, row: tuple[Any, ...]) -> MatchHeader:
         (_id, _created, north, south, date, place, naming, timing, rounds, first, version,
-         calibration, summary, extra) = row
+         calibration, summary, extra, edition) = row
         if not isinstance(_id, int):
             raise DatabaseDamagedError(f"a match in {self.path} has a damaged id ({_id!r})")
         try:
             return MatchHeader(
                 north=north, south=south, date=date, place=place, naming=naming,
-                timing=timing, rounds=rounds, first=first, app_version=version,
+                edition=edition, timing=timing, rounds=rounds, first=first, app_version=version,
                 calibration=calibration,
                 calibration_summary=_loads_object(summary, f"calibration of match {_id}") or {},
                 extra={str(k): str(v) for k, v in

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .actions import Action, Claim, Deserter, Draw, Pass, Play, Redeploy, Scout, Traitor
-from .cards import TROOPS, Card
+from .cards import Card
 from .formation import Formation, Pool, best_completion, best_formation
 from .position import Side, other
 from .state import GameState, Settings, StateError
@@ -95,17 +95,18 @@ class HeuristicBot:
         """What the bot can count on (its own Troops) and hope for (every Troop not face up)."""
         hand = [c for c in state.hand(me) if c.is_troop and c != without]
         seen = state.on_table()
-        hope = Pool.of(c for c in TROOPS if c not in seen and c != without)
+        hope = Pool.of(c for c in state.settings.rules.troops if c not in seen and c != without)
         return Pool.of(hand), hope
 
     def _side_value(self, state: GameState, me: Side, flag: int, cards: Sequence[Card],
                     sure: Pool, hope: Pool) -> float:
         f = state.flag(flag)
         fog, mud = f.fog, f.mud
+        values = state.settings.rules.value_mask  # Schotten Totten's Joker stops at 9
         if len(cards) == f.capacity:
-            return _value(best_formation(cards, fog=fog, mud=mud)) + 15.0
-        return (0.6 * _value(best_completion(cards, sure, fog=fog, mud=mud))
-                + 0.4 * _value(best_completion(cards, hope, fog=fog, mud=mud)))
+            return _value(best_formation(cards, fog=fog, mud=mud, values=values)) + 15.0
+        return (0.6 * _value(best_completion(cards, sure, fog=fog, mud=mud, values=values))
+                + 0.4 * _value(best_completion(cards, hope, fog=fog, mud=mud, values=values)))
 
     def _troop_score(self, state: GameState, action: Play) -> float:
         me, f = action.player, state.flag(action.flag)
@@ -116,9 +117,10 @@ class HeuristicBot:
         score += 6.0 * len(mine)
         theirs = f.slots(other(me))
         if len(theirs) == f.capacity:
-            best = best_formation(theirs, fog=f.fog, mud=f.mud)
+            best = best_formation(theirs, fog=f.fog, mud=f.mud, values=state.settings.rules.value_mask)
             if len(mine) + 1 == f.capacity:
-                new = best_formation(mine + (action.card,), fog=f.fog, mud=f.mud)
+                new = best_formation(mine + (action.card,), fog=f.fog, mud=f.mud,
+                                     values=state.settings.rules.value_mask)
                 score += 25.0 if new.key > best.key else -25.0
         return score + self.rng.random() * 3.0
 

@@ -31,14 +31,21 @@ ALL_VALUES = 0b11111111110
 _CV_OF: dict[Card, CV] = {card: (COLOURS.index(card.code[0]), int(card.code[1:])) for card in TROOPS}
 _CARD_OF: dict[CV, Card] = {cv: card for card, cv in _CV_OF.items()}
 
-# What a wildcard may stand for (RULES.md "Morale tactics"): a mask of the values it may take;
-# every wildcard may take any colour.
+# What a wildcard may stand for (RULES.md "Morale tactics", docs/editions.md): a mask of the
+# values it may take, within the values of the edition's cards (`values` below: a Leader or
+# Joker of Schotten Totten stands for 1-9); every wildcard may take any colour.
 WILD_VALUES: dict[Card, int] = {
     BY_CODE["ALEXANDER"]: ALL_VALUES,
     BY_CODE["DARIUS"]: ALL_VALUES,
     BY_CODE["CAVALRY"]: 1 << 8,
+    BY_CODE["SPY"]: 1 << 7,
     BY_CODE["SHIELD"]: 0b1110,
 }
+
+
+def wild_values(card: Card, values: int = ALL_VALUES) -> int:
+    """The values a wildcard may take in an edition whose cards have the values of `values`."""
+    return WILD_VALUES[card] & values
 
 # Values in a mask, highest first, for every mask of values 1-10 (2048 entries, built once).
 _DESC: tuple[tuple[int, ...], ...] = tuple(
@@ -103,7 +110,8 @@ class Formation:
         return {"category": self.category, "sum": self.sum, "cards": self.codes()}
 
     def describe(self, naming: Naming = "gmt-en", lang: str = "en") -> str:
-        """`Wedge blue 8-9-10 (27)`; under Fog `sum 27` (`somme 27`)."""
+        """`Wedge blue 8-9-10 (27)`; under Fog `sum 27` (`somme 27`); `Colour run` in
+        Schotten Totten's naming."""
         if self.category == FOG_CATEGORY:
             return f"{'somme' if lang == 'fr' else 'sum'} {self.sum}"
         troops = self.troops()
@@ -386,10 +394,12 @@ def _formation(cards: Sequence[Card], wilds: Sequence[Card], found: _Found) -> F
     return Formation(category, total, tuple(cards), assignments, extra)
 
 
-def best_formation(cards: Sequence[Card], fog: bool = False, mud: bool = False) -> Formation:
+def best_formation(cards: Sequence[Card], fog: bool = False, mud: bool = False,
+                   values: int = ALL_VALUES) -> Formation:
     """The strongest reading of a complete side: 3 cards (4 under Mud), wildcards at best (D1).
 
-    Under Fog only the sum counts and the category is `sum` (D3).
+    Under Fog only the sum counts and the category is `sum` (D3).  `values` is the mask of
+    the edition's card values (`Edition.value_mask`): Battle Line's 1-10 by default.
     """
     size = 4 if mud else 3
     where = "the formation " + " ".join(map(str, cards))
@@ -397,13 +407,13 @@ def best_formation(cards: Sequence[Card], fog: bool = False, mud: bool = False) 
         raise PositionError(f"{where} has {len(cards)} cards; a formation needs {size}"
                             f"{' under Mud' if mud else ''}")
     troops, wilds = _split(cards, where)
-    found = _search(troops, [WILD_VALUES[w] for w in wilds], 0, EMPTY_POOL, size, fog)
+    found = _search(troops, [WILD_VALUES[w] & values for w in wilds], 0, EMPTY_POOL, size, fog)
     assert found is not None  # a full side always makes at least a Host
     return _formation(cards, wilds, found)
 
 
 def best_completion(cards: Sequence[Card], pool: Pool | Iterable[Card], fog: bool = False,
-                    mud: bool = False) -> Formation | None:
+                    mud: bool = False, values: int = ALL_VALUES) -> Formation | None:
     """The strongest formation `cards` can still become by adding Troops from `pool`.
 
     Wildcards already among `cards` keep their full freedom (D8).  None when the pool holds
@@ -419,18 +429,20 @@ def best_completion(cards: Sequence[Card], pool: Pool | Iterable[Card], fog: boo
         pool = Pool.of(c for c in pool if c not in cards)
     elif any(pool.by_colour[c] >> v & 1 for c, v in troops):
         pool = pool.without(troops)  # a card on the side cannot be added to it again
-    found = _search(troops, [WILD_VALUES[w] for w in wilds], size - len(cards), pool, size, fog)
+    found = _search(troops, [WILD_VALUES[w] & values for w in wilds], size - len(cards), pool,
+                    size, fog)
     return None if found is None else _formation(cards, wilds, found)
 
 
-def best_battalion(cards: Sequence[Card], pool: Pool, colour: str, mud: bool = False) -> Formation | None:
+def best_battalion(cards: Sequence[Card], pool: Pool, colour: str, mud: bool = False,
+                   values: int = ALL_VALUES) -> Formation | None:
     """The best Battalion of one colour `cards` can still become (for proof texts)."""
     size = 4 if mud else 3
     troops, wilds = _split(cards, "the side " + " ".join(map(str, cards)))
-    found = _battalion(troops, [WILD_VALUES[w] for w in wilds], size - len(cards), pool, size,
-                       COLOURS.index(colour))
+    found = _battalion(troops, [WILD_VALUES[w] & values for w in wilds], size - len(cards), pool,
+                       size, COLOURS.index(colour))
     return None if found is None else _formation(cards, wilds, found)
 
 
 __all__ = ["CATEGORIES", "FOG_CATEGORY", "RANKS", "WILD_VALUES", "Formation", "Pool",
-           "best_battalion", "best_completion", "best_formation"]
+           "best_battalion", "best_completion", "best_formation", "wild_values"]

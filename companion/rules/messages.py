@@ -126,6 +126,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                           "pioches de la carte {SCOUT}"),
     "card-on-table": ("{action}: {card} is already face up {place}",
                       "{action} : {card} est déjà visible {place}"),
+    "not-in-edition": ("{action}: {card} is not a card of this edition's deck",
+                       "{action} : {card} n'est pas une carte du jeu de cette édition"),
     "deck-empty": ("{action}: the {deck:word} deck is empty",
                    "{action} : la pioche {deck:word} est vide"),
     "deck-empty.scout": ("{action}: the {deck:word} deck is empty; Scout cannot draw from it",
@@ -321,6 +323,8 @@ def message(reason: str, params: Mapping[str, object] | None = None, lang: str =
     if naming not in NAMINGS:
         raise MessageError(f"unknown naming {naming!r}: use one of {', '.join(NAMINGS)}")
     text = _Renderer(lang, naming, names or {}).render(reason, params or {})
+    if naming.startswith("schotten"):
+        text = _stones(text, lang)
     if lang == "fr":
         # Names and card names are filled in after the template was written: elide
         # "de Anne" -> "d'Anne", "de orange 7" -> "d'orange 7".
@@ -329,6 +333,26 @@ def message(reason: str, params: Mapping[str, object] | None = None, lang: str =
 
 
 _ELISION = re.compile(r"(^|[\s(])de ([AEIOUYÉÈÊÀÂÎÔaeiouyéèêàâîôh])")
+
+# Schotten Totten's words for Battle Line's (docs/editions.md): its flags are boundary stones
+# (feminine in French: "la borne"), its Troops Clan cards.
+_STONES: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (("flags", "stones"), ("Flags", "Stones"), ("flag", "stone"), ("Flag", "Stone"),
+           ("Troop cards", "Clan cards"), ("Troop card", "Clan card"), ("Troops", "Clan cards"),
+           ("Troop", "Clan card")),
+    "fr": (("au drapeau", "à la borne"), ("du drapeau", "de la borne"),
+           ("le drapeau", "la borne"), ("Le drapeau", "La borne"), ("ce drapeau", "cette borne"),
+           ("un drapeau", "une borne"), ("drapeaux", "bornes"), ("drapeau", "borne"),
+           ("Drapeau", "Borne"), ("est revendiqué", "est revendiquée"),
+           ("déjà revendiqué", "déjà revendiquée"), ("cartes Troupes", "cartes Clan"),
+           ("carte Troupe", "carte Clan"), ("Troupes", "cartes Clan")),
+}
+
+
+def _stones(text: str, lang: str) -> str:
+    for old, new in _STONES[lang]:
+        text = re.sub(rf"\b{re.escape(old)}\b", new, text)
+    return text
 
 
 class _Renderer(string.Formatter):

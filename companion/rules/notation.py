@@ -27,6 +27,9 @@ and ``<n`` or ``<s`` (that side completed first, D11).  For example::
 
     R8,R9,ALEXANDER/B3[FOG] | -/- | G1,G2,G3/R4,R5,R6!n<n | -/- | -/- | -/- | -/- | -/- | -/- ; Y5
 
+A Schotten Totten position starts with its edition and a colon (``schotten-totten:``); a
+position without one is Battle Line's.
+
 Blanks around separators are optional when reading.  Every malformed text raises
 `NotationError` naming the piece that could not be read.
 """
@@ -49,6 +52,7 @@ from .actions import (
     Traitor,
 )
 from .cards import Card
+from .edition import BATTLE_LINE, of_rules
 from .errors import NotationError, PositionError
 from .position import FLAG_COUNT, FlagPosition, Position, Side
 
@@ -163,7 +167,8 @@ def format_flag(flag: FlagPosition) -> str:
 def format_position(position: Position) -> str:
     """The one-line notation of a contract 1 position."""
     flags = " | ".join(format_flag(f) for f in position.flags)
-    return f"{flags} ; " + (",".join(c.code for c in position.discards) or "-")
+    edition = "" if position.edition.rules == "battle-line" else f"{position.edition.rules}: "
+    return f"{edition}{flags} ; " + (",".join(c.code for c in position.discards) or "-")
 
 
 def parse_position(text: str) -> Position:
@@ -171,6 +176,12 @@ def parse_position(text: str) -> Position:
     readable but impossible (a card twice, four cards without Mud, ...)."""
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a position text")
+    full = text
+    edition = BATTLE_LINE
+    head, colon, rest = text.partition(":")
+    if colon:
+        edition = of_rules(head.strip())
+        text = rest
     body, sep, discards = text.partition(";")
     parts = body.split("|")
     if len(parts) != FLAG_COUNT:
@@ -190,6 +201,6 @@ def parse_position(text: str) -> Position:
             completed_first=None if first is None else _SIDES[first.upper()],
         ))
     try:
-        return Position(tuple(flags), _cards(discards if sep else "", "discards"))
+        return Position(tuple(flags), _cards(discards if sep else "", "discards"), edition)
     except PositionError as exc:
-        raise PositionError(f"{exc} (in {text!r})") from None
+        raise PositionError(f"{exc} (in {full!r})") from None

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .cards import BY_CODE, Card
-from .errors import PositionError
+from .edition import BATTLE_LINE, Edition, of_rules
+from .errors import NotationError, PositionError
 
 Side = Literal["north", "south"]
 SIDES: tuple[Side, Side] = ("north", "south")
 FORMAT = "battleline-position/1"
 EDITION = "battle-line"
-"""The one edition whose deck and rules the companion applies (contract 1 `edition`)."""
+"""The contract 1 `edition` a position has when it names none."""
 FLAG_COUNT = 9
 
 FOG = BY_CODE["FOG"]
@@ -95,11 +96,15 @@ class FlagPosition:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Nine flags (flag 1 first) and the face-up discards."""
+    """Nine flags (flag 1 first), the face-up discards, and the edition whose deck is used.
+
+    Schotten Totten's nine boundary stones are its flags; its Clan cards are its Troops.
+    """
 
     flags: tuple[FlagPosition, ...] = field(
         default_factory=lambda: tuple(FlagPosition() for _ in range(FLAG_COUNT)))
     discards: tuple[Card, ...] = ()
+    edition: Edition = BATTLE_LINE
 
     def __post_init__(self) -> None:
         self.validate()
@@ -107,7 +112,8 @@ class Position:
     def flag(self, number: int) -> FlagPosition:
         """Flag `number`, counted 1-9 from the south player's left."""
         if not 1 <= number <= FLAG_COUNT:
-            raise PositionError(f"there is no flag {number}: flags are numbered 1 to 9")
+            w = self.edition.word
+            raise PositionError(f"there is no {w('flag')} {number}: {w('flags')} are numbered 1 to 9")
         return self.flags[number - 1]
 
     def face_up(self) -> frozenset[Card]:
@@ -121,8 +127,12 @@ class Position:
         if len(self.flags) != FLAG_COUNT:
             raise PositionError(f"a position has 9 flags, this one has {len(self.flags)}")
         where: dict[Card, str] = {}
+        edition = self.edition
+        flag = edition.word("flag")
 
         def put(card: Card, place: str) -> None:
+            if not edition.has(card):
+                raise PositionError(f"{edition.refuse(card)} (found {place})")
             if card in where:
                 raise PositionError(f"{card} is both {where[card]} and {place}")
             where[card] = place
@@ -130,23 +140,23 @@ class Position:
         for n, f in enumerate(self.flags, start=1):
             for card in f.env:
                 if card.family != "environment":
-                    raise PositionError(f"{card} is not Fog or Mud but lies as environment at flag {n}")
-                put(card, f"at flag {n} (environment)")
+                    raise PositionError(f"{card} is not Fog or Mud but lies as environment at {flag} {n}")
+                put(card, f"at {flag} {n} (environment)")
             for s in SIDES:
                 cards = f.side(s)
                 for card in cards:
                     if not card.occupies_slot:
                         raise PositionError(
-                            f"{card} cannot take a slot on the {s} side of flag {n}: "
+                            f"{card} cannot take a slot on the {s} side of {flag} {n}: "
                             "only Troops and morale Tactics do")
-                    put(card, f"on the {s} side of flag {n}")
+                    put(card, f"on the {s} side of {flag} {n}")
                 if len(cards) > f.size:
                     raise PositionError(
-                        f"the {s} side of flag {n} holds {len(cards)} cards; "
+                        f"the {s} side of {flag} {n} holds {len(cards)} cards; "
                         f"at most {f.size} fit{' (Mud)' if f.mud else ' without Mud'}")
             if f.completed_first is not None and not (f.complete("north") and f.complete("south")):
                 raise PositionError(
-                    f"flag {n} says {f.completed_first} completed first but both sides are not complete")
+                    f"{flag} {n} says {f.completed_first} completed first but both sides are not complete")
         for card in self.discards:
             if card.family == "guile":
                 raise PositionError(f"{card} is a guile card: it is not a discard")
@@ -193,12 +203,14 @@ class Position:
         more, so the opponent's chances today are at most what they were when the claim was
         made: a claim the prover refuses today was refused then.
         """
+        flag = self.edition.word("flag")
         claimed = [n for n, f in enumerate(self.flags, start=1) if f.claimed is not None]
         if not claimed:
             return
         from .prover import prove  # the prover needs this module, not the reverse
 
-        unclaimed = Position(tuple(replace(f, claimed=None) for f in self.flags), self.discards)
+        unclaimed = Position(tuple(replace(f, claimed=None) for f in self.flags), self.discards,
+                             self.edition)
         for n in claimed:
             f = self.flags[n - 1]
             winner = f.claimed
@@ -206,7 +218,7 @@ class Position:
             have = len(f.side(winner))
             if have < f.size:
                 raise PositionError(
-                    f"flag {n} is claimed by {winner}, whose side holds {have} card(s); "
+                    f"{flag} {n} is claimed by {winner}, whose side holds {have} card(s); "
                     f"a claim needs a complete formation of {f.size}{' (Mud)' if f.mud else ''}")
             try:
                 verdict = prove(unclaimed, n, winner)
@@ -226,7 +238,7 @@ class Position:
                 added = " ".join(c.code for c in theirs.added)
                 why = (f"{loser} can still beat {winner}'s {mine.describe()} by adding {added} "
                        f"(not on the table): {theirs.describe()}")
-            raise PositionError(f"flag {n} is claimed by {winner}, but no legal claim gives it: {why}")
+            raise PositionError(f"{flag} {n} is claimed by {winner}, but no legal claim gives it: {why}")
 
     # -- contract 1 JSON -------------------------------------------------------------------
     @classmethod
@@ -245,10 +257,11 @@ class Position:
         if obj.get("format") != FORMAT:
             raise PositionError(f"unknown position format {describe(obj.get('format'))}; "
                                 f"expected {FORMAT!r}")
-        edition = obj.get("edition", EDITION)
-        if edition != EDITION:
-            raise PositionError(f"edition {describe(edition)} is not supported: "
-                                f"only {EDITION!r} positions can be proved")
+        try:
+            edition = of_rules(obj.get("edition", EDITION))
+        except NotationError:
+            raise PositionError(f"unknown edition {describe(obj.get('edition'))}: "
+                                "use 'battle-line' or 'schotten-totten'") from None
         flags_obj = obj.get("flags")
         if not isinstance(flags_obj, list) or len(flags_obj) != FLAG_COUNT:
             raise PositionError("a position needs a list of exactly 9 flags")
@@ -266,14 +279,17 @@ class Position:
                 claimed=None if claimed is None else _side(claimed, f"flag {n} claimed"),
                 completed_first=None if first is None else _side(first, f"flag {n} completed_first"),
             ))
-        position = cls(tuple(flags), _cards(obj.get("discards", []), "discards"))
+        position = cls(tuple(flags), _cards(obj.get("discards", []), "discards"), edition)
         if reachable:
             position.check_reachable()
         return position
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
+        """The contract 1 object; `edition` only when it is not Battle Line (old readers)."""
+        out: dict[str, Any] = {"format": FORMAT}
+        if self.edition.rules != EDITION:
+            out["edition"] = self.edition.rules
+        return out | {
             "flags": [
                 {"north": [c.code for c in f.north], "south": [c.code for c in f.south],
                  "env": [c.code for c in f.env], "claimed": f.claimed,
@@ -342,6 +358,6 @@ def _cards(items: object, where: str) -> tuple[Card, ...]:
     for item in items:
         card = BY_CODE.get(item) if isinstance(item, str) else None
         if card is None:
-            raise PositionError(f"{describe(item)} in {where} is not a Battle Line card code")
+            raise PositionError(f"{describe(item)} in {where} is not a card code")
         out.append(card)
     return tuple(out)

@@ -1,8 +1,9 @@
-"""Proof texts for claim verdicts, in English and French, in any of the three naming sets.
+"""Proof texts for claim verdicts, in English and French, in any of the five naming sets.
 
 The text names real cards and says why: the two formations when both sides are complete,
 the unseen cards that would beat the claimant, or the cards on the table that make every
-stronger formation impossible.
+stronger formation impossible.  A Schotten Totten position speaks of stones, Clan cards and
+combinations (its own words, `_T_ST`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .cards import COLOURS, NAMINGS, TROOPS, Card, Naming, category_name, colour_name
+from .cards import COLOURS, NAMINGS, Card, Naming, category_name, colour_name
 from .errors import PositionError
 from .formation import (WILD_VALUES, Formation, Pool, assign_wilds, best_battalion,
                         cv_of, troop_of)
@@ -93,15 +94,47 @@ _T: dict[str, dict[str, str]] = {
 }
 
 
-def _t(key: str, lang: str, **kw: object) -> str:
-    return _T[key][lang].format(**kw)
+# Schotten Totten's own words where a sentence names stones, Clan cards or combinations.
+_T_ST: dict[str, dict[str, str]] = {
+    "at": {"en": "stone {n}, {side}", "fr": "borne {n}, {side}"},
+    "claimed": {"en": "Stone {n} is already claimed by {owner}: a claim is final.",
+                "fr": "La borne {n} est déjà prise par {owner} : une revendication est définitive."},
+    "incomplete": {"en": "{me} has {have} card(s) at stone {n}; a claim needs a complete combination "
+                         "of {need}{mud}.",
+                   "fr": "{me} n'a que {have} carte(s) à la borne {n} ; une revendication exige une "
+                         "combinaison complète de {need}{mud}."},
+    "mud": {"en": " (Mud Fight)", "fr": " (Combat de Boue)"},
+    "fog": {"en": "Blind-Man's Bluff: only the sums count (D3).",
+            "fr": "Colin-Maillard : seules les sommes comptent (D3)."},
+    "tie": {"en": "A tie: {first} completed their combination first and takes the stone; the "
+                  "player who played the last card loses (D11).",
+            "fr": "Égalité : {first} a complété sa combinaison en premier et prend la borne ; "
+                  "le joueur qui a posé la dernière carte perd (D11)."},
+    "cannot-complete": {"en": "{them} still needs {need} card(s) but only {left} Clan card(s) are "
+                              "not on the table: {them} can never complete (D10).",
+                        "fr": "{them} doit encore poser {need} carte(s) mais il ne reste que {left} "
+                              "carte(s) Clan hors de la table : {them} ne peut plus compléter (D10)."},
+    "few-left": {"en": "Only {count} Clan card(s) are not on the table: {cards}; {them} cannot do "
+                       "better with them.",
+                 "fr": "Il ne reste que {count} carte(s) Clan hors de la table : {cards} ; {them} "
+                       "ne peut pas faire mieux avec elles."},
+}
 
 
-def check_options(lang: str, naming: str) -> None:
+def _t(key: str, lang: str, st: bool = False, **kw: object) -> str:
+    table = _T_ST if st and key in _T_ST else _T
+    return table[key][lang].format(**kw)
+
+
+def check_options(lang: str, naming: str, position: Position | None = None) -> None:
     if lang not in LANGS:
         raise PositionError(f"unknown proof language {lang!r}: use 'en' or 'fr'")
     if naming not in NAMINGS:
-        raise PositionError(f"unknown naming {naming!r}: use gmt-en, gmt-fr or medieval-fr")
+        raise PositionError(f"unknown naming {naming!r}: use {', '.join(NAMINGS)}")
+    if position is not None and not position.edition.owns_naming(naming):
+        edition = position.edition
+        raise PositionError(f"naming {naming!r} is not one of {edition.title}: use "
+                            f"{edition.naming('en')} or {edition.naming('fr')}")
 
 
 def card_list(cards: Sequence[Card], naming: Naming, lang: str) -> str:
@@ -124,27 +157,28 @@ def formation_text(f: Formation, naming: Naming, lang: str) -> str:
 
 def proof_text(v: ClaimVerdict, lang: str = "en", naming: Naming = "gmt-en") -> str:
     """The proof of a verdict; see `ClaimVerdict.proof`."""
-    check_options(lang, naming)
+    check_options(lang, naming, v.position)
+    st = v.position.edition.rules == "schotten-totten"
     me, them = _t(v.player, lang), _t(other(v.player), lang)
     n = v.flag
     f = v.position.flag(n)
     if v.reason == "claimed":
-        return _t("claimed", lang, n=n, owner=_t(f.claimed or v.player, lang))
+        return _t("claimed", lang, st, n=n, owner=_t(f.claimed or v.player, lang))
     if v.reason == "incomplete":
-        return _t("incomplete", lang, me=me, have=len(f.side(v.player)), n=n, need=f.size,
-                  mud=_t("mud", lang) if f.mud else "")
+        return _t("incomplete", lang, st, me=me, have=len(f.side(v.player)), n=n, need=f.size,
+                  mud=_t("mud", lang, st) if f.mud else "")
     assert v.claimant is not None
     lines = [me + _t("colon", lang) + formation_text(v.claimant, naming, lang) + "."]
     if f.fog:
-        lines.append(_t("fog", lang))
+        lines.append(_t("fog", lang, st))
     if v.reason in ("stronger", "weaker", "tie-first", "tie-later"):
         assert v.opponent is not None
         lines.append(them + _t("colon", lang) + formation_text(v.opponent, naming, lang) + ".")
         lines.append(_compare(v, lang, naming))
     elif v.reason == "cannot-complete":
         need = f.size - len(f.side(other(v.player)))
-        left = sum(1 for c in TROOPS if c not in v.position.face_up())
-        lines.append(_t("cannot-complete", lang, them=them, need=need, left=left))
+        left = sum(1 for c in v.position.edition.troops if c not in v.position.face_up())
+        lines.append(_t("cannot-complete", lang, st, them=them, need=need, left=left))
     elif v.reason == "can-beat":
         assert v.opponent is not None
         lines.append(_t("can-beat", lang, them=them, me=me, added=card_list(v.opponent.added, naming, lang),
@@ -162,7 +196,7 @@ def _compare(v: ClaimVerdict, lang: str, naming: Naming) -> str:
     a, b = v.claimant, v.opponent
     if v.reason in ("tie-first", "tie-later"):
         first = v.player if v.reason == "tie-first" else other(v.player)
-        return _t("tie", lang, first=_t(first, lang))
+        return _t("tie", lang, v.position.edition.rules == "schotten-totten", first=_t(first, lang))
     win, lose = (a, b) if v.reason == "stronger" else (b, a)
     if win.rank != lose.rank:
         why = f"{category_name(win.category, naming)} > {category_name(lose.category, naming)}"
@@ -177,10 +211,11 @@ def _compare(v: ClaimVerdict, lang: str, naming: Naming) -> str:
 # -- why no stronger formation is left to the opponent --------------------------------------
 def _places(position: Position, lang: str) -> dict[Card, str]:
     where: dict[Card, str] = {c: _t("discards", lang) for c in position.discards}
+    st = position.edition.rules == "schotten-totten"
     for n, f in enumerate(position.flags, start=1):
         for owner in SIDES:
             for c in f.side(owner):
-                where[c] = _t("at", lang, n=n, side=_t(owner, lang))
+                where[c] = _t("at", lang, st, n=n, side=_t(owner, lang))
     return where
 
 
@@ -206,13 +241,18 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
     f = position.flag(v.flag)
     side = f.side(other(v.player))
     seen = position.face_up()
-    unseen = [c for c in TROOPS if c not in seen]
+    edition = position.edition
+    st = edition.rules == "schotten-totten"
+    all_troops = edition.troops
+    top = edition.max_value
+    mask = edition.value_mask
+    unseen = [c for c in all_troops if c not in seen]
     where = _places(position, lang)
     size = f.size
     k = size - len(side)
     troops = [cv_of(c) for c in side if c.is_troop]
     wilds = [c for c in side if not c.is_troop]
-    doms = [WILD_VALUES[w] for w in wilds]
+    doms = [WILD_VALUES[w] & mask for w in wilds]
     rank, s = v.claimant.key
     wild_note = _t("wild-short", lang, wilds=card_list(wilds, naming, lang)) if wilds else ""
     unseen_set = set(unseen)
@@ -220,14 +260,14 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
     if len(unseen) <= _FEW_UNSEEN:
         # Late in the game the shortest proof is the list of what is left to play.
         ordered = sorted(unseen, key=lambda c: (c.value or 0, COLOURS.index(c.code[0])))
-        return [_t("few-left", lang, count=len(unseen), cards=card_list(ordered, naming, lang),
+        return [_t("few-left", lang, st, count=len(unseen), cards=card_list(ordered, naming, lang),
                    them=_t(other(v.player), lang))]
 
     if rank == 0:  # Fog: only a higher sum would beat; it is out of reach.
         best = v.opponent
         assert best is not None
         low = min((c.value or 0 for c in best.added), default=11)
-        higher = [c for c in TROOPS if c in seen and (c.value or 0) > low and c not in side]
+        higher = [c for c in all_troops if c in seen and (c.value or 0) > low and c not in side]
         higher.sort(key=lambda c: -(c.value or 0))
         shown = card_list(higher[:8], naming, lang) + (f" (+{len(higher) - 8})" if len(higher) > 8 else "")
         return [_t("seen-high", lang, cards=shown)] if higher and k else []
@@ -255,14 +295,14 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
         if cat == "wedge" and len({c for c, _ in troops}) > 1:
             own(cat, "colours")
             continue
-        if len(set(values)) != len(values) or not _any_run(values, size, False, 0):
+        if len(set(values)) != len(values) or not _any_run(values, size, False, 0, top):
             own(cat, "apart")
             continue
         targets: list[str] = []
         extra = 0
         short = False  # some run lacks cards that are on the table
         for colour in colours:
-            for start in range(11 - size, 0, -1):
+            for start in range(top + 1 - size, 0, -1):
                 run = range(start, start + size)
                 if not set(values) <= set(run) or (same and sum(run) <= s):
                     continue
@@ -296,7 +336,7 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
     if rank <= 4:
         same = rank == 4
         distinct = {x for _, x in troops}
-        candidates = [x for x in (sorted(distinct) if distinct else range(10, 0, -1))
+        candidates = [x for x in (sorted(distinct) if distinct else range(top, 0, -1))
                       if all(dom >> x & 1 for dom in doms)]
         if len(distinct) > 1 or not candidates:
             own("phalanx", "values")
@@ -325,13 +365,13 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
             for ci in (sorted(colours_here) if colours_here else range(6)):
                 letter = COLOURS[ci]
                 name = colour_name(letter, naming)
-                found = best_battalion(side, pool, letter, f.mud)
+                found = best_battalion(side, pool, letter, f.mud, mask)
                 if found is None:  # D1: wildcards never block a Battalion, so cards are short
                     left = sum(1 for c in unseen if c.colour == letter)
                     parts.append(_t("battalion-none", lang, colour=name, k=k, u=left))
                 elif found.sum <= s:
                     low = min((c.value or 0 for c in found.added), default=11)
-                    higher = [c for c in TROOPS if c.colour == letter and c in seen
+                    higher = [c for c in all_troops if c.colour == letter and c in seen
                               and (c.value or 0) > low and c not in side]
                     parts.append(_t("battalion-max", lang, colour=name, s=found.sum,
                                     cards=card_list(higher, naming, lang) or "-"))
@@ -340,7 +380,7 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
 
     # Host: the best sum left.
     if rank == 1:
-        no("host", _t("host-max", lang, s=_host_sum(side, unseen, k)), True)
+        no("host", _t("host-max", lang, s=_host_sum(side, unseen, k, mask)), True)
     return lines
 
 
@@ -355,12 +395,12 @@ def _number_list(values: Sequence[int], lang: str) -> str:
     return text[0] if len(text) == 1 else ", ".join(text[:-1]) + _t("or", lang) + text[-1]
 
 
-def _any_run(values: Sequence[int], size: int, same: bool, s: int) -> bool:
+def _any_run(values: Sequence[int], size: int, same: bool, s: int, top: int = 10) -> bool:
     return any(set(values) <= set(range(a, a + size)) and (not same or sum(range(a, a + size)) > s)
-               for a in range(1, 12 - size))
+               for a in range(1, top + 2 - size))
 
 
-def _host_sum(side: Sequence[Card], unseen: Sequence[Card], k: int) -> int:
-    wild_best = {w: WILD_VALUES[w].bit_length() - 1 for w in WILD_VALUES}
+def _host_sum(side: Sequence[Card], unseen: Sequence[Card], k: int, mask: int) -> int:
+    wild_best = {w: (WILD_VALUES[w] & mask).bit_length() - 1 for w in WILD_VALUES}
     total = sum(c.value if c.value is not None else wild_best[c] for c in side)
     return total + sum(sorted((c.value or 0 for c in unseen), reverse=True)[:k])

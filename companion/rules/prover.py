@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import TROOPS, Naming
+from .cards import Naming
 from .errors import PositionError
 from .formation import Formation, Pool, best_completion, best_formation
 from .position import FLAG_COUNT, SIDES, Position, Side, describe, other, parse_side
@@ -42,15 +42,17 @@ class ClaimVerdict:
     def proof(self, lang: str = "en", naming: Naming | None = None) -> str:
         """A few lines a player reads at the table, in English (`en`) or French (`fr`).
 
-        `naming` picks the card and formation names; by default the GMT names of `lang`.
+        `naming` picks the card and formation names; by default the names the position's
+        edition gives in `lang` (GMT's for Battle Line, IELLO's for Schotten Totten).
         """
         from .proof import proof_text  # the text layer needs the verdict type, not the reverse
 
-        return proof_text(self, lang, naming or ("gmt-fr" if lang == "fr" else "gmt-en"))
+        return proof_text(self, lang, naming or self.position.edition.naming(lang))
 
     def to_json(self, lang: str = "en", naming: Naming | None = None) -> dict[str, Any]:
-        """The contract 1 verdict object."""
-        return {
+        """The contract 1 verdict object; `edition` echoed for a Schotten Totten position."""
+        rules = self.position.edition.rules
+        return ({"edition": rules} if rules != "battle-line" else {}) | {
             "flag": self.flag,
             "player": self.player,
             "valid": self.valid,
@@ -67,9 +69,10 @@ class _Board:
     def __init__(self, position: Position) -> None:
         self.position = position
         seen = position.face_up()
-        # D7: the opponent may still add any Troop not face up on the table; D8: unplayed
-        # Tactics never count.
-        self.pool = Pool.of(c for c in TROOPS if c not in seen)
+        # D7: the opponent may still add any Troop (Clan card) of the edition not face up on
+        # the table; D8: unplayed Tactics never count.
+        self.values = position.edition.value_mask
+        self.pool = Pool.of(c for c in position.edition.troops if c not in seen)
         self._formed: dict[tuple[int, Side], Formation] = {}
         self._completed: dict[tuple[int, Side], Formation | None] = {}
 
@@ -78,7 +81,7 @@ class _Board:
         found = self._formed.get(key)
         if found is None:
             f = self.position.flags[n - 1]
-            found = best_formation(f.side(side), fog=f.fog, mud=f.mud)
+            found = best_formation(f.side(side), fog=f.fog, mud=f.mud, values=self.values)
             self._formed[key] = found
         return found
 
@@ -86,7 +89,8 @@ class _Board:
         key = (n, side)
         if key not in self._completed:
             f = self.position.flags[n - 1]
-            self._completed[key] = best_completion(f.side(side), self.pool, fog=f.fog, mud=f.mud)
+            self._completed[key] = best_completion(f.side(side), self.pool, fog=f.fog, mud=f.mud,
+                                                   values=self.values)
         return self._completed[key]
 
     def verdict(self, n: int, player: Side) -> ClaimVerdict:
@@ -107,7 +111,7 @@ class _Board:
                 reason = "weaker"
             elif f.completed_first is None:
                 raise PositionError(
-                    f"flag {n}: both formations are equal ({mine.describe()}), so the side that "
+                    f"{self.position.edition.word('flag')} {n}: both formations are equal ({mine.describe()}), so the side that "
                     "completed first wins (D11), but the position does not say which "
                     "(completed_first is missing)")
             else:

@@ -30,6 +30,8 @@
 - `pass-not-allowed`: (full states) a pass by a player who can still play a Troop (D13).
 - `claim-timing`: a claim outside the claiming moment of the match's timing (D6).
 - `claim-refused`: the prover refuses the claim (`ClaimRefusedError`, with `.verdict`).
+- `not-in-edition`: the card is not in the match's edition (`R10` or Companion Cavalry in
+  Schotten Totten, the Spy in Battle Line).
 
 Two kinds of state share these rules.  A *full* state knows the hands and decks (simulations,
 the demo, tests) and checks draws and Scout too.  A *table-only* state knows only what the
@@ -71,7 +73,8 @@ from .actions import (
     Traitor,
     describe,
 )
-from .cards import NAMINGS, TACTICS, TROOPS, Card, Naming
+from .cards import NAMINGS, Card, Naming
+from .edition import EDITION_KEYS, EDITIONS, Edition
 from .errors import CompanionError, IllegalActionError
 from .place import OFFLINE, Place
 from .position import FLAG_COUNT, FOG, MUD, SIDES, FlagPosition, Position, Side, other
@@ -84,13 +87,14 @@ ClaimTiming = Literal["standard", "advanced"]
 Termination = Literal["breakthrough", "envelopment", "exhausted"]
 
 HAND_SIZE = 7
+"""Battle Line's hand; an edition's own is `Edition.hand_size` (Schotten Totten: 6)."""
 
 REASONS: tuple[str, ...] = (
     "game-over", "wrong-player", "wrong-phase", "flag-claimed", "side-full", "no-slot",
     "tactics-limit", "second-leader", "not-at-flag", "traitor-on-tactics",
     "environment-immovable", "not-on-flag", "not-your-card", "own-card", "same-flag",
     "not-in-hand", "card-on-table", "deck-empty", "hand-full", "must-draw", "scout-draws",
-    "scout-returns", "pass-not-allowed", "claim-timing", "claim-refused",
+    "scout-returns", "pass-not-allowed", "claim-timing", "claim-refused", "not-in-edition",
 )
 """Every `IllegalActionError.reason` that `GameState.apply` gives (module docstring)."""
 GUILE_CARDS = frozenset((SCOUT, REDEPLOY, DESERTER, TRAITOR))
@@ -111,17 +115,35 @@ class ClaimRefusedError(IllegalActionError):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Match settings: claim timing (D6) and the naming set used in messages and proofs."""
+    """Match settings: claim timing (D6), the naming set used in messages and proofs, and
+    the edition (`battle-line`, `battle-line-medieval`, `schotten-totten`) whose deck, hand
+    and rules apply.  A Schotten Totten match left at the default naming speaks IELLO's
+    English (`schotten-en`)."""
 
     claim_timing: ClaimTiming = "standard"
     naming: Naming = "gmt-en"
+    edition: str = "battle-line"
 
     def __post_init__(self) -> None:
         if self.claim_timing not in ("standard", "advanced"):
             raise StateError(f"unknown claim timing {self.claim_timing!r}: "
                              "use 'standard' or 'advanced'")
+        if self.edition not in EDITIONS:
+            raise StateError(f"unknown edition {self.edition!r}: use one of "
+                             f"{', '.join(EDITION_KEYS)}")
         if self.naming not in NAMINGS:
             raise StateError(f"unknown naming {self.naming!r}: use one of {', '.join(NAMINGS)}")
+        rules = EDITIONS[self.edition]
+        if not rules.owns_naming(self.naming):
+            if self.naming != "gmt-en":
+                raise StateError(f"naming {self.naming!r} is not one of {rules.title}: use "
+                                 f"{rules.naming('en')} or {rules.naming('fr')}")
+            object.__setattr__(self, "naming", rules.naming("en"))
+
+    @property
+    def rules(self) -> Edition:
+        """The `Edition` value of the match."""
+        return EDITIONS[self.edition]
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,20 +274,24 @@ class GameState:
     @classmethod
     def new_full(cls, rng_or_seed: random.Random | int | None = None, first: Side = "south",
                  settings: Settings | None = None) -> GameState:
-        """A new game with known hands and decks: shuffled, 7 Troops dealt to each player."""
+        """A new game with known hands and decks: shuffled, a hand of Troops dealt to each
+        player (7 in Battle Line, 6 Clan cards in Schotten Totten)."""
         _check_side(first)
+        settings = settings or Settings()
+        edition = settings.rules
+        hand_size = edition.hand_size
         rng = _rng(rng_or_seed)
-        troops = list(TROOPS)
+        troops = list(edition.troops)
         rng.shuffle(troops)
-        tactics = list(TACTICS)
+        tactics = list(edition.tactics)
         rng.shuffle(tactics)
         # Dealt one at a time, the player who plays first receiving the first card.
-        first_hand = tuple(troops[0:2 * HAND_SIZE:2])
-        second_hand = tuple(troops[1:2 * HAND_SIZE:2])
+        first_hand = tuple(troops[0:2 * hand_size:2])
+        second_hand = tuple(troops[1:2 * hand_size:2])
         north, south = (second_hand, first_hand) if first == "south" else (first_hand, second_hand)
-        return cls(full=True, settings=settings or Settings(), first=first, to_move=first,
+        return cls(full=True, settings=settings, first=first, to_move=first,
                    hand_north=north, hand_south=south,
-                   troop_deck=tuple(troops[2 * HAND_SIZE:]), tactics_deck=tuple(tactics))
+                   troop_deck=tuple(troops[2 * hand_size:]), tactics_deck=tuple(tactics))
 
     @classmethod
     def new_table(cls, first: Side = "south", settings: Settings | None = None) -> GameState:
@@ -350,7 +376,8 @@ class GameState:
 
     def position(self) -> Position:
         """The contract 1 view of the table, `completed_first` from the moments of D11."""
-        return Position(tuple(f.position() for f in self.flags), self.discards())
+        return Position(tuple(f.position() for f in self.flags), self.discards(),
+                        self.settings.rules)
 
     def claimed_flags(self, side: Side) -> tuple[int, ...]:
         return tuple(n for n, f in enumerate(self.flags, start=1) if f.claimed == side)
@@ -415,7 +442,12 @@ class GameState:
                 {"action": action, "player": action.player, "card": card})
 
     def _check_available(self, action: Action, card: Card) -> None:
-        """The card must be in hand (full) or not yet face up (table-only)."""
+        """The card must be of the edition, and in hand (full) or not yet face up (table-only)."""
+        edition = self.settings.rules
+        if not edition.has(card):
+            raise IllegalActionError(
+                "not-in-edition", f"{_said(action)}: {edition.refuse(card)}",
+                {"action": action, "card": card, "edition": edition.key})
         if self.full:
             if card not in self.hand(action.player):
                 raise IllegalActionError(
@@ -562,7 +594,11 @@ class GameState:
                     "not-in-hand", f"{_said(action)}: {card} is not in {me}'s hand after the Scout draws",
                     {"action": action, "card": card, "player": me, "case": "scout"})
             hand.remove(card)
-            decks["troop" if card.is_troop else "tactics"].insert(0, card)
+            pile = decks["troop" if card.is_troop else "tactics"]
+            if self.settings.rules.returns_under:
+                pile.append(card)  # Schotten Totten's Recruiter: under the deck (D22)
+            else:
+                pile.insert(0, card)
         return replace(state, **{f"hand_{me}": tuple(hand)},  # type: ignore[arg-type]
                        troop_deck=tuple(decks["troop"]), tactics_deck=tuple(decks["tactics"]))
 
@@ -694,8 +730,9 @@ class GameState:
         if not self.full:
             return self._end_turn()
         hand = self.hand(me)
+        hand_size = self.settings.rules.hand_size
         if deck is None:
-            if len(hand) < HAND_SIZE and (self.troop_deck or self.tactics_deck):
+            if len(hand) < hand_size and (self.troop_deck or self.tactics_deck):
                 raise IllegalActionError(
                     "must-draw", f"{_said(action)}: {me} holds {len(hand)} cards and must draw "
                     "while a deck has cards", {"action": action, "player": me, "count": len(hand)})
@@ -704,7 +741,7 @@ class GameState:
         if not cards:
             raise IllegalActionError("deck-empty", f"{_said(action)}: the {deck} deck is empty",
                                      {"action": action, "deck": deck})
-        if len(hand) >= HAND_SIZE:
+        if len(hand) >= hand_size:
             raise IllegalActionError(
                 "hand-full", f"{_said(action)}: {me} already holds {len(hand)} cards",
                 {"action": action, "player": me, "count": len(hand)})

@@ -15,7 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.rules.cards import TACTICS, TROOPS, Card
+from companion.rules.cards import Card
+from companion.rules.edition import BATTLE_LINE, EDITIONS, Edition
 from companion.rules.position import FLAG_COUNT, SIDES, Side
 from companion.vision.geometry import FLAG_PITCH
 from companion.synth.errors import SynthError
@@ -23,19 +24,20 @@ from companion.synth.faces import PRINTINGS, Printing, random_printing
 from companion.synth.render import Degrade, Rig, Setup, render
 from companion.synth.scene import FlagScene, Hand, Scene
 
-_MORALE = tuple(c for c in TACTICS if c.family == "morale")
-_GUILE = tuple(c for c in TACTICS if c.family == "guile")
-
-
 def random_scene(rng: np.random.Generator, fill: float | None = None,
-                 hand: bool = False, table_seed: int | None = None) -> Scene:
-    """A plausible table: `fill` (0-1) is how far the game has gone; drawn from `rng`."""
+                 hand: bool = False, table_seed: int | None = None,
+                 edition: Edition = BATTLE_LINE) -> Scene:
+    """A plausible table: `fill` (0-1) is how far the game has gone; drawn from `rng`, with
+    the cards of `edition` (Schotten Totten: Clan cards 1-9 and the Spy)."""
+    troop_cards, tactic_cards = edition.troops, edition.tactics
+    morale_cards = tuple(c for c in tactic_cards if c.family == "morale")
+    guile_cards = tuple(c for c in tactic_cards if c.family == "guile")
     fill = float(rng.uniform(0.1, 1.0)) if fill is None else fill
     if not 0.0 <= fill <= 1.0:
         raise SynthError(f"table fill {fill!r} is not within 0-1")
-    troops = list(rng.permutation(len(TROOPS)))
-    morale = [c for c in _MORALE if rng.random() < 0.25 * fill]
-    env = {c: int(rng.integers(1, FLAG_COUNT + 1)) for c in TACTICS
+    troops = list(rng.permutation(len(troop_cards)))
+    morale = [c for c in morale_cards if rng.random() < 0.25 * fill]
+    env = {c: int(rng.integers(1, FLAG_COUNT + 1)) for c in tactic_cards
            if c.family == "environment" and rng.random() < 0.3 * fill}
     flags: list[FlagScene] = []
     for n in range(1, FLAG_COUNT + 1):
@@ -49,7 +51,7 @@ def random_scene(rng: np.random.Generator, fill: float | None = None,
                 if morale and rng.random() < 0.12:
                     cards.append(morale.pop())
                 elif troops:
-                    cards.append(TROOPS[int(troops.pop())])
+                    cards.append(troop_cards[int(troops.pop())])
             sides[side] = cards
         # Each environment card lies in the column of the player who laid it, where it was laid.
         for card in here_env:
@@ -67,13 +69,13 @@ def random_scene(rng: np.random.Generator, fill: float | None = None,
         flags.append(FlagScene(n, tile,  # type: ignore[arg-type]
                                tuple(sides["north"]), tuple(sides["south"])))
     offline: dict[Side, list[Card]] = {"north": [], "south": []}
-    for card in _GUILE:
+    for card in guile_cards:
         if rng.random() < 0.35 * fill:
             offline[SIDES[int(rng.integers(2))]].append(card)
     for side in SIDES:
         for _ in range(int(rng.binomial(3, 0.3 * fill))):
             if troops:
-                offline[side].append(TROOPS[int(troops.pop())])
+                offline[side].append(troop_cards[int(troops.pop())])
         order = rng.permutation(len(offline[side]))
         offline[side] = [offline[side][int(i)] for i in order]
     arm = None
@@ -81,7 +83,7 @@ def random_scene(rng: np.random.Generator, fill: float | None = None,
         side = SIDES[int(rng.integers(2))]
         sign = -1.0 if side == "north" else 1.0
         # Half the time the player holds the card they are about to lay.
-        held = TROOPS[int(troops.pop())] if troops and rng.random() < 0.5 else None
+        held = troop_cards[int(troops.pop())] if troops and rng.random() < 0.5 else None
         arm = Hand(side, float((rng.integers(1, 10) - 5) * FLAG_PITCH + rng.uniform(-30, 30)),
                    float(sign * rng.uniform(20, 180)), float(rng.uniform(-25, 25)),
                    float(rng.uniform(70, 100)), held)
@@ -128,7 +130,8 @@ def write_dataset(directory: Path | str, count: int, seed: int = 0,
     items = []
     for i in range(count):
         printing = printings[i % len(printings)]
-        scene = random_scene(rng, hand=bool(rng.random() < hands))
+        scene = random_scene(rng, hand=bool(rng.random() < hands),
+                             edition=EDITIONS[printing.edition])
         deg = Degrade.random(rng, hand=False) if degrade else Degrade.none()
         frame_seed = int(rng.integers(1 << 31))
         name = f"frame-{i:04d}"

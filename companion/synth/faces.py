@@ -20,7 +20,8 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from companion.rules.cards import ALL_CARDS, BY_CODE, COLOURS, Card
+from companion.rules.cards import BY_CODE, COLOURS, Card, card_index
+from companion.rules.edition import EDITIONS
 from companion.vision.geometry import CARD_H, CARD_W
 from companion.synth.errors import SynthError
 
@@ -58,6 +59,21 @@ _TACTIC_WORDS = {
     "de": {"ALEXANDER": "ALEXANDER", "DARIUS": "DARIUS", "CAVALRY": "KAVALLERIE",
            "SHIELD": "SCHILDE", "FOG": "NEBEL", "MUD": "SUMPF", "SCOUT": "SPAEHER",
            "REDEPLOY": "UMGRUPPIEREN", "DESERTER": "DESERTEUR", "TRAITOR": "VERRAETER"},
+}
+# Schotten Totten printings (`Printing.edition`): their own Tactic names and the brown clan
+# in the slot of Battle Line's orange (docs/editions.md).  The two Jokers are told apart by
+# their marks, as Battle Line's two Leaders.
+_ST_TACTIC_WORDS = {
+    "en": {"ALEXANDER": "JOKER", "DARIUS": "JOKER", "SPY": "SPY", "SHIELD": "SHIELD-BEARER",
+           "FOG": "BLIND-MAN'S BLUFF", "MUD": "MUD FIGHT", "SCOUT": "RECRUITER",
+           "REDEPLOY": "STRATEGIST", "DESERTER": "BANSHEE", "TRAITOR": "TRAITOR"},
+    "fr": {"ALEXANDER": "JOKER", "DARIUS": "JOKER", "SPY": "ESPION", "SHIELD": "PORTE-BOUCLIER",
+           "FOG": "COLIN-MAILLARD", "MUD": "COMBAT DE BOUE", "SCOUT": "CHASSEUR DE TETE",
+           "REDEPLOY": "STRATEGE", "DESERTER": "BANSHEE", "TRAITOR": "TRAITRE"},
+}
+_ST_COLOUR_WORDS = {
+    "en": dict(zip(COLOURS, ("RED", "BROWN", "YELLOW", "GREEN", "BLUE", "PURPLE"))),
+    "fr": dict(zip(COLOURS, ("ROUGE", "MARRON", "JAUNE", "VERT", "BLEU", "VIOLET"))),
 }
 _FAMILY_INDEX = {"morale": 0, "environment": 1, "guile": 2}
 _COLOUR_WORD = dict(zip(COLOURS, ("RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE")))
@@ -137,6 +153,7 @@ class Printing:
     tactics: TacticStyle = "mark"      # Tactics band: a mark and a name, or a picture and a word
     language: str = "en"               # of the Tactics names and colour words
     tone: Tone | None = None           # this copy's colours (None: as designed)
+    edition: str = "battle-line"       # whose cards: Battle Line's 70, Schotten Totten's 64
 
     def __post_init__(self) -> None:
         if not (56.0 <= self.card_w <= 64.0 and 0.62 <= self.card_w / self.card_h <= 0.72):
@@ -148,6 +165,11 @@ class Printing:
             raise SynthError(f"printing {self.name!r}: unknown Tactics style {self.tactics!r}")
         if self.language not in LANGUAGES:
             raise SynthError(f"printing {self.name!r}: no words in the language {self.language!r}")
+        if self.edition not in EDITIONS:
+            raise SynthError(f"printing {self.name!r}: unknown edition {self.edition!r}")
+        if self.schotten and self.language not in _ST_TACTIC_WORDS:
+            raise SynthError(f"printing {self.name!r}: Schotten Totten printings are in "
+                             "English or French")
         if not 0.5 <= self.numeral <= 1.2:
             raise SynthError(f"printing {self.name!r}: numeral size {self.numeral} is not 0.5-1.2")
         if not 0.0 <= self.border_mm <= 5.0:
@@ -164,6 +186,27 @@ class Printing:
 
     def colour(self, letter: str) -> BGR:
         return self.colours[COLOURS.index(letter)]
+
+    @property
+    def schotten(self) -> bool:
+        return self.edition == "schotten-totten"
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards of this printing's edition."""
+        return EDITIONS[self.edition].cards
+
+    def tactic_word(self, code: str, label: bool = False) -> str:
+        """A Tactics card's name as printed: its `language`'s (the English label in the top
+        band of the project's first printings, `label`)."""
+        if self.schotten:
+            return _ST_TACTIC_WORDS["en" if label else self.language][code]
+        return _TACTIC_LABEL[code] if label else _TACTIC_WORDS[self.language][code]
+
+    def colour_word(self, letter: str, english: bool = False) -> str:
+        if self.schotten:
+            return _ST_COLOUR_WORDS["en" if english else self.language][letter]
+        return _COLOUR_WORD[letter] if english else _COLOUR_WORDS[self.language][letter]
 
 
 def printing_a() -> Printing:
@@ -246,12 +289,13 @@ def printing_named(name: str) -> Printing:
     if name.startswith("random-") and name[7:].isdigit():
         return random_printing(int(name[7:]))
     family, _, seed = name.rpartition("-")
-    if name in zoo.FAMILIES:
-        return zoo.FAMILIES[name](0)
-    if family in zoo.FAMILIES and seed.isdigit():
-        return zoo.FAMILIES[family](int(seed))
+    families = {**zoo.FAMILIES, **zoo.SCHOTTEN_FAMILIES}
+    if name in families:
+        return families[name](0)
+    if family in families and seed.isdigit():
+        return families[family](int(seed))
     raise SynthError(f"unknown printing {name!r}: use {', '.join(sorted(PRINTINGS))}, random-N, "
-                     f"or a family ({', '.join(zoo.FAMILIES)}) as FAMILY or FAMILY-N")
+                     f"or a family ({', '.join(families)}) as FAMILY or FAMILY-N")
 
 
 # -- drawing ------------------------------------------------------------------------------------
@@ -331,6 +375,12 @@ def _symbol(pen: _Pen, code: str, cx: float, cy: float, r: float, colour: BGR) -
             for x in (-1.0, 0.0, 1.0):
                 cv2.circle(img, pen.p(cx + x * r, cy - 0.95 * r), max(1, int(0.22 * r * s)),
                            colour, -1, cv2.LINE_AA)
+    elif code == "SPY":                       # a mask
+        cv2.ellipse(img, pen.p(cx, cy), (int(r * s), int(0.5 * r * s)), 0, 0, 360, colour, -1,
+                    cv2.LINE_AA)
+        for x in (-0.45, 0.45):
+            cv2.circle(img, pen.p(cx + x * r, cy), max(1, int(0.2 * r * s)), pen.pr.paper, -1,
+                       cv2.LINE_AA)
     elif code == "CAVALRY":                   # a horseshoe
         cv2.ellipse(img, pen.p(cx, cy), (int(0.8 * r * s), int(0.9 * r * s)), 0, 160, 380,
                     colour, max(1, int(0.35 * r * s)), cv2.LINE_AA)
@@ -415,7 +465,7 @@ def _top_band_troop(pen: _Pen, card: Card, colour: BGR) -> None:
 def _top_band_tactic(pen: _Pen, card: Card) -> None:
     pr, band = pen.pr, pen.pr.band_mm
     colour = pr.tactic_colours[_FAMILY_INDEX[card.family]]
-    label = _TACTIC_LABEL[card.code]
+    label = pr.tactic_word(card.code, label=True)
     if pr.layout == "corner":
         _symbol(pen, card.code, 9.0, band / 2, band * 0.32, colour)
         pen.text(label, (17.0, 2.0, pen.W - 2.5, band - 2.0), pr.ink, align="left")
@@ -433,7 +483,7 @@ def _top_band_tactic(pen: _Pen, card: Card) -> None:
 def _body(pen: _Pen, card: Card) -> None:
     pr, band = pen.pr, pen.pr.band_mm
     top, bottom = band + 3.0, pen.H - (14.0 if pr.corner_index else 5.0)
-    rng = np.random.default_rng([pr.art_seed, ALL_CARDS.index(card)])
+    rng = np.random.default_rng([pr.art_seed, card_index(card)])
     if card.is_troop:
         colour = pr.colour(card.colour or "R")
         light = _tint(colour, 0.72, pr.paper)
@@ -449,8 +499,8 @@ def _body(pen: _Pen, card: Card) -> None:
                           max(1, int(1.2 * pen.s)), cv2.LINE_AA)
             pen.text(str(card.value), (cx - r * 0.6, cy - r * 0.5, cx + r * 0.6, cy + r * 0.5),
                      colour)
-            pen.text(_COLOUR_WORD[card.colour or "R"], (8, bottom - 8, pen.W - 8, bottom - 1),
-                     pr.ink)
+            pen.text(pr.colour_word(card.colour or "R", english=True),
+                     (8, bottom - 8, pen.W - 8, bottom - 1), pr.ink)
         elif pr.body == "pips":
             _pips(pen, card.value or 1, (8.0, top + 2, pen.W - 8.0, bottom - 2), colour,
                   pr.art_seed % 2)
@@ -467,7 +517,9 @@ def _body(pen: _Pen, card: Card) -> None:
         colour = pr.tactic_colours[_FAMILY_INDEX[card.family]]
         cx, cy = pen.W / 2, (top + bottom) / 2 - 6
         _symbol(pen, card.code, cx, cy, 12.5, colour)
-        pen.text(card.name("gmt-en").upper(), (5, bottom - 16, pen.W - 5, bottom - 9), pr.ink)
+        name = card.name(EDITIONS[pr.edition].naming("en")).upper() if pr.schotten \
+            else card.name("gmt-en").upper()
+        pen.text(name, (5, bottom - 16, pen.W - 5, bottom - 9), pr.ink)
         pen.text(card.family.upper(), (14, bottom - 7, pen.W - 14, bottom - 2), colour)
 
 
@@ -492,7 +544,7 @@ def _illustration(pen: _Pen, card: Card, top: float, bottom: float, accent: BGR,
     card's colour) in the standards, or (`bleed`) every shape a shade of `accent`, as
     full-colour cards are printed.
     """
-    rng = np.random.default_rng([pen.pr.art_seed, 0xA27, ALL_CARDS.index(card)])
+    rng = np.random.default_rng([pen.pr.art_seed, 0xA27, card_index(card)])
     W = pen.W
 
     def shade() -> BGR:
@@ -626,14 +678,14 @@ def _zoo_band_troop(pen: _Pen, card: Card, colour: BGR) -> None:
     else:  # word: the numeral and the colour's name
         pen.numeral(value, (2.5, 1.2, 15.5, band - 1.2), colour, align="left")
         word_ink = pr.ink if pr.art_seed % 2 else colour
-        pen.text(_COLOUR_WORDS[pr.language][letter], (18.0, band * 0.3, W - 3.0, band * 0.75),
+        pen.text(pr.colour_word(letter), (18.0, band * 0.3, W - 3.0, band * 0.75),
                  word_ink, align="left")
 
 
 def _zoo_band_tactic(pen: _Pen, card: Card) -> None:
     pr, band, W = pen.pr, pen.pr.band_mm, pen.W
     colour = pr.tactic_colours[_FAMILY_INDEX[card.family]]
-    word = _TACTIC_WORDS[pr.language][card.code]
+    word = pr.tactic_word(card.code)
     if pr.tactics == "picture":
         # Only a picture (already drawn up into the band) and the card's word on a label.
         lx0, lx1 = (4.0, W - 4.0) if pr.align == "centre" else (2.0, W * 0.8)
@@ -683,7 +735,7 @@ def _zoo_body(pen: _Pen, card: Card) -> None:
             pen.rect(pen.W - 13.0, 0, pen.W, band, pr.paper)
     if not card.is_troop and pr.tactics == "mark":
         right = pen.W - (25.0 if pr.corner_index else 6.0)     # clear of the bottom index
-        pen.text(_TACTIC_WORDS[pr.language][card.code], (6, pen.H - 12, right, pen.H - 5),
+        pen.text(pr.tactic_word(card.code), (6, pen.H - 12, right, pen.H - 5),
                  _light_on(pr) if pr.body == "bleed" else pr.ink, outline=pr.ink
                  if pr.body == "bleed" else None)
 
@@ -767,7 +819,7 @@ def card_face(printing: Printing, card: Card | str, px_per_mm: float = FACE_PX_P
     """The upright face of `card` in `printing` (BGR uint8, read-only, cached)."""
     code = card.code if isinstance(card, Card) else str(card)
     if code not in BY_CODE:
-        raise SynthError(f"{code!r} is not a Battle Line card code")
+        raise SynthError(f"{code!r} is not a card code")
     if not 0.05 <= px_per_mm <= 40:
         raise SynthError(f"card face resolution {px_per_mm!r} px/mm is out of range 0.05-40")
     return _face_cached(printing, code, float(px_per_mm))
@@ -775,11 +827,12 @@ def card_face(printing: Printing, card: Card | str, px_per_mm: float = FACE_PX_P
 
 def write_deck_images(printing: Printing, directory: Path | str,
                       px_per_mm: float = FACE_PX_PER_MM) -> list[Path]:
-    """One straight-on upright PNG per card, named by its code (`R8.png`): contract 2's DIR."""
+    """One straight-on upright PNG per card of the printing's edition, named by its code
+    (`R8.png`): contract 2's DIR (70 images, or Schotten Totten's 64)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for card in ALL_CARDS:
+    for card in printing.cards:
         path = directory / f"{card.code}.png"
         if not cv2.imwrite(str(path), card_face(printing, card, px_per_mm)):
             raise SynthError(f"could not write the card image {path}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.rules.cards import ALL_CARDS, Card
+from companion.rules.cards import Card, card_index
 from companion.rules.position import SIDES, Side
 from companion.vision.geometry import (
     CARD_H, CARD_W, CLAIMED_OFFSET, ECHELON_STEP, FIRST_CARD_GAP, FLAG_PITCH, FRAME_H, FRAME_W,
@@ -367,7 +367,7 @@ def _column(cards: tuple[Card, ...], x: float, side: Side, seed: int, key: tuple
     out = []
     lean = math.tan(math.radians(skew_deg))
     for i, card in enumerate(cards):
-        r = np.random.default_rng([seed, *key, i, ALL_CARDS.index(card)])
+        r = np.random.default_rng([seed, *key, i, card_index(card)])
         dx, dy, da = r.uniform(-3.0, 3.0), r.uniform(-1.5, 1.5), r.uniform(-3.0, 3.0)
         along = i * step + card_h / 2 + dy
         y = sign * (near + along)

@@ -28,7 +28,7 @@ def _card(item: Card | str) -> Card:
         return item
     card = BY_CODE.get(str(item).strip().upper())
     if card is None:
-        raise SynthError(f"{item!r} is not a Battle Line card code")
+        raise SynthError(f"{item!r} is not a card code")
     return card
 
 

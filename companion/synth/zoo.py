@@ -294,11 +294,42 @@ TUNING = tuple(name for name in FAMILIES if name not in HELD_OUT)
 """The families a reader may be tuned on."""
 
 
+# -- Schotten Totten printings ----------------------------------------------------------------
+def _schotten(base: Printing, family: str, seed: int, language: str) -> Printing:
+    """`base` as a Schotten Totten printing: its 64 cards, its Tactic names, a brown clan in
+    the slot of Battle Line's orange."""
+    rng = _rng(seed, family)
+    brown = _hsv_bgr(float(rng.uniform(22, 34)), float(rng.uniform(0.55, 0.8)),
+                     float(rng.uniform(0.38, 0.55)))
+    colours = list(base.colours)
+    colours[COLOURS.index("O")] = brown
+    return replace(base, name=family if seed == 0 else _name(family, seed),
+                   colours=tuple(colours),  # type: ignore[arg-type]
+                   edition="schotten-totten", language=language)
+
+
+def schotten_clan(seed: int) -> Printing:
+    """A Schotten Totten deck in French: the value in a corner in its clan's colour."""
+    return _schotten(classic(seed), "schotten-clan", seed, "fr")
+
+
+def schotten_banner(seed: int) -> Printing:
+    """A Schotten Totten deck in English: a full-width clan banner across the top."""
+    return _schotten(banner(seed), "schotten-banner", seed, "en")
+
+
+SCHOTTEN_FAMILIES: dict[str, Family] = {"schotten-clan": schotten_clan,
+                                        "schotten-banner": schotten_banner}
+"""Schotten Totten printings (`Printing.edition`), apart from the Battle Line zoo that the
+reader's figures are measured on."""
+
+
 def family_printing(family: str, seed: int = 0) -> Printing:
     """Seed `seed` of the zoo's `family`."""
-    if family not in FAMILIES:
-        raise SynthError(f"unknown printing family {family!r}: use one of {', '.join(FAMILIES)}")
-    return FAMILIES[family](seed)
+    families = {**FAMILIES, **SCHOTTEN_FAMILIES}
+    if family not in families:
+        raise SynthError(f"unknown printing family {family!r}: use one of {', '.join(families)}")
+    return families[family](seed)
 
 
 def rendition(printing: Printing, seed: int) -> Printing:
@@ -318,4 +349,5 @@ def rendition(printing: Printing, seed: int) -> Printing:
     return replace(printing, name=f"{printing.name}~{seed}", tone=tone)
 
 
-__all__ = ["FAMILIES", "HELD_OUT", "TUNING", "family_printing", "rendition"]
+__all__ = ["FAMILIES", "HELD_OUT", "SCHOTTEN_FAMILIES", "TUNING", "family_printing",
+           "rendition"]

@@ -77,6 +77,7 @@ class CompanionApp(App):
     north_name = StringProperty("North")
     south_name = StringProperty("South")
     timing = StringProperty("standard")
+    edition = StringProperty("battle-line")
     rounds = NumericProperty(1)
     event = StringProperty("")               # the event of the next matches (settings)
     u = NumericProperty(1.0)                 # layout unit: 1.0 on an 800x480 screen
@@ -357,7 +358,11 @@ class CompanionApp(App):
     def undo_to(self, index: int) -> None:
         self._call(lambda r: r.undo_to(index))
 
-    def new_game(self) -> None:
+    def new_game(self, edition: str | None = None) -> None:
+        """A new match with the preferences; `edition` (asked when the match starts) is
+        remembered with them."""
+        if edition is not None and edition != self.prefs.edition:
+            self.set_pref(edition=edition)
         prefs = self.prefs
 
         def swap(r: Any) -> None:
@@ -384,6 +389,7 @@ class CompanionApp(App):
         self.lang, self.naming = prefs.lang, prefs.naming
         self.north_name, self.south_name = prefs.north_name, prefs.south_name
         self.timing, self.rounds = prefs.timing, prefs.rounds
+        self.edition = prefs.edition
         self.event = prefs.event
 
     def set_pref(self, **changes: Any) -> None:

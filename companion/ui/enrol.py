@@ -13,7 +13,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.paths import data_dir
-from companion.rules.cards import ALL_CARDS
+from companion.rules.cards import Card
+from companion.rules.edition import EDITIONS
 
 from . import widgets  # noqa: F401 - shared widget rules
 from .strings import tr
@@ -30,8 +31,13 @@ def enrol_dir() -> Path:
     return path
 
 
+def _cards() -> tuple[Card, ...]:
+    """The deck being enrolled: the cards of the edition in the preferences (70 or 64)."""
+    return EDITIONS[App.get_running_app().edition].cards
+
+
 class EnrolScreen(Screen):
-    """Asks for `ALL_CARDS[app.enrol_index]`; Capture saves it and moves on."""
+    """Asks for `_cards()[app.enrol_index]`; Capture saves it and moves on."""
 
     def on_enter(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -44,18 +50,20 @@ class EnrolScreen(Screen):
     def ask(self, *_: Any) -> None:
         app = App.get_running_app()
         i = int(app.enrol_index)
-        if i < len(ALL_CARDS):
-            card = ALL_CARDS[i]
+        cards = _cards()
+        if i < len(cards):
+            card = cards[i]
             app.enrol_text = tr("enrol.ask", app.lang, card=card.name(app.naming), i=i + 1,
-                                n=len(ALL_CARDS))
+                                n=len(cards))
 
     def capture(self) -> None:
         app = App.get_running_app()
         session = app.session
         i = int(app.enrol_index)
-        if session is None or i >= len(ALL_CARDS):
+        cards = _cards()
+        if session is None or i >= len(cards):
             return
-        card = ALL_CARDS[i]
+        card = cards[i]
 
         def work(_referee: Any) -> str:
             if session.last_frame is None:
@@ -67,7 +75,7 @@ class EnrolScreen(Screen):
 
     def skip(self) -> None:
         app = App.get_running_app()
-        app.enrol_index = min(len(ALL_CARDS), int(app.enrol_index) + 1)
+        app.enrol_index = min(len(_cards()), int(app.enrol_index) + 1)
         self._maybe_finish()
 
     def _captured(self, code: str) -> None:
@@ -78,7 +86,7 @@ class EnrolScreen(Screen):
 
     def _maybe_finish(self) -> None:
         app = App.get_running_app()
-        if int(app.enrol_index) < len(ALL_CARDS):
+        if int(app.enrol_index) < len(_cards()):
             self.ask()
             return
         target = Path(app.deck_path) if app.deck_path else data_dir() / "deck.npz"

@@ -1,5 +1,6 @@
-"""The players' preferences kept on the device: names, naming set, language, claim timing,
-rounds, the event the next matches belong to.  A small JSON file in the data directory, read leniently (a damaged file gives the
+"""The players' preferences kept on the device: names, edition, naming set, language, claim
+timing, rounds, the event the next matches belong to.  A small JSON file in the data
+directory, read leniently (a damaged file gives the
 defaults, with a warning) and written atomically off the Kivy thread."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from companion.errors import CompanionError
 from companion.paths import data_dir
 from companion.record.summary import check_event
 from companion.rules.cards import NAMINGS
+from companion.rules.edition import EDITION_KEYS, EDITIONS
 
 from .strings import LANGS
 
@@ -36,10 +38,17 @@ class Prefs:
     timing: str = "standard"
     rounds: int = 1
     event: str = ""     # the club night or tournament of the next matches ('' for none)
+    edition: str = "battle-line"
 
     def __post_init__(self) -> None:
         if self.naming not in NAMINGS:
             raise PrefsError(f"naming {self.naming!r}: use one of {', '.join(NAMINGS)}")
+        if self.edition not in EDITIONS:
+            raise PrefsError(f"edition {self.edition!r}: use one of {', '.join(EDITION_KEYS)}")
+        if not EDITIONS[self.edition].owns_naming(self.naming):
+            rules = EDITIONS[self.edition]
+            raise PrefsError(f"naming {self.naming!r} is not one of {rules.title}: use "
+                             f"{rules.naming('en')} or {rules.naming('fr')}")
         if self.lang not in LANGS:
             raise PrefsError(f"language {self.lang!r}: use one of {', '.join(LANGS)}")
         if self.timing not in TIMINGS:
@@ -57,6 +66,15 @@ class Prefs:
             object.__setattr__(self, "event", event)   # kept without surrounding blanks
 
     def with_(self, **changes: Any) -> Prefs:
+        """These preferences changed; a new edition brings its own card names in the
+        language of the screens unless a naming is given too."""
+        if "edition" in changes and "naming" not in changes:
+            edition = EDITIONS.get(changes["edition"])
+            if edition is not None and not edition.owns_naming(self.naming):
+                changes["naming"] = edition.naming(changes.get("lang", self.lang))
+            elif edition is not None and edition.key == "battle-line-medieval" \
+                    and self.edition != edition.key:
+                changes["naming"] = edition.naming(changes.get("lang", self.lang))
         return replace(self, **changes)
 
     @classmethod

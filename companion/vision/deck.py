@@ -1,6 +1,7 @@
 """The enrolled deck (contract 2): one straight-on upright image per card, as a versioned file.
 
-`enrol(directory, card_size)` reads `R8.png`, `ALEXANDER.jpg`, ... (all 70 cards) and keeps
+`enrol(directory, card_size)` reads `R8.png`, `ALEXANDER.jpg`, ... (all 70 cards of a Battle
+Line printing, or the 64 of a Schotten Totten one, told by its `SPY.png`) and keeps
 each face at the reading resolution; it refuses an image that is no card face of that size, or
 that lies upside down or sideways, and finds the cards whose top bands this printing does not
 tell apart (`Deck.pairs`).  `Deck.save(path)` writes a compressed `.npz` whose `format` and
@@ -12,13 +13,15 @@ and cached on it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.rules.cards import ALL_CARDS, BY_CODE, Card
+from companion.rules.cards import BY_CODE, Card
+from companion.rules.edition import BATTLE_LINE, SCHOTTEN_TOTTEN, Edition
 
 from . import cvcompat, geometry
 from .config import load_config
@@ -100,6 +103,12 @@ class Deck:
     def __post_init__(self) -> None:
         if len(self.cards) != len(self.faces):
             raise DeckError("a deck needs one face per card")
+
+    @property
+    def edition(self) -> Edition:
+        """The edition this printing's cards are of: Schotten Totten's 64 (with the Spy) or
+        Battle Line's 70 (the Médiéval printing's too: the same cards)."""
+        return deck_edition(c.code for c in self.cards)
 
     @property
     def templates(self) -> Templates:
@@ -198,7 +207,12 @@ def canonical_face(img: np.ndarray, name: str = "card image",
     return cv2.resize(face, _face_size(s, card_size), interpolation=cv2.INTER_AREA)
 
 
-def _card_files(d: Path) -> dict[str, Path]:
+def deck_edition(codes: Iterable[str]) -> Edition:
+    """The edition of a deck from its card codes: the Spy is only in Schotten Totten."""
+    return SCHOTTEN_TOTTEN if "SPY" in set(codes) else BATTLE_LINE
+
+
+def _card_files(d: Path) -> tuple[dict[str, Path], Edition]:
     if not d.is_dir():
         raise DeckError(f"{d} is not a folder of card images")
     files = sorted(p for p in d.iterdir() if p.suffix.lower() in cvcompat.IMAGE_SUFFIXES)
@@ -208,31 +222,38 @@ def _card_files(d: Path) -> dict[str, Path]:
     for f in files:
         code = f.stem.strip().upper()
         if code not in BY_CODE:
-            raise DeckError(f"{f.name}: {f.stem!r} is not a Battle Line card code "
-                            "(R1-P10, ALEXANDER, DARIUS, CAVALRY, SHIELD, FOG, MUD, SCOUT, "
-                            "REDEPLOY, DESERTER, TRAITOR)")
+            raise DeckError(f"{f.name}: {f.stem!r} is not a card code (Battle Line: R1-P10, "
+                            "ALEXANDER, DARIUS, CAVALRY, SHIELD, FOG, MUD, SCOUT, REDEPLOY, "
+                            "DESERTER, TRAITOR; Schotten Totten: R1-P9 and SPY instead of "
+                            "CAVALRY, docs/editions.md)")
         if code in by_code:
             raise DeckError(f"{code} has two images: {by_code[code].name} and {f.name}")
         by_code[code] = f
-    missing = [c.code for c in ALL_CARDS if c.code not in by_code]
+    edition = deck_edition(by_code)
+    strays = [code for code in by_code if not edition.has(BY_CODE[code])]
+    if strays:
+        raise DeckError(f"{d} mixes editions: {by_code[strays[0]].name} is not a card of "
+                        f"{edition.title}, whose deck {'has' if edition is SCHOTTEN_TOTTEN else 'lacks'}"
+                        " the Spy (SPY)")
+    missing = [c.code for c in edition.cards if c.code not in by_code]
     if missing:
         more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
         raise DeckError(f"{d} lacks images of {', '.join(missing[:8])}{more}: "
-                        "a deck needs all 70 cards")
-    return by_code
+                        f"a {edition.title} deck needs all {len(edition.cards)} cards")
+    return by_code, edition
 
 
 def enrol(directory: str | Path, card_size: CardSize = DEFAULT_SIZE) -> Deck:
     """The deck from a folder of upright card images named by code (`R8.png`, `FOG.jpg`) of
     a printing whose cards measure `card_size` (width, height in mm)."""
     d = Path(directory)
-    by_code = _card_files(d)
+    by_code, edition = _card_files(d)
     s = ReadingSettings.load().sized(*card_size)
     cfg = _settings()
     faces = []
     cards = []
     names = []
-    for card in ALL_CARDS:
+    for card in edition.cards:
         path = by_code[card.code]
         try:
             img = cvcompat.imread(path)
@@ -246,7 +267,7 @@ def enrol(directory: str | Path, card_size: CardSize = DEFAULT_SIZE) -> Deck:
             if float(turned.std(axis=0).max()) >= cfg["band_min_contrast"]:
                 raise CardError(f"{path.name}: the card is upside down (its top band is at "
                                 "the bottom of the image); turn the image and enrol again")
-            raise CardError(f"{path.name}: its top band is blank; a Battle Line card shows its "
+            raise CardError(f"{path.name}: its top band is blank; a card shows its "
                             "value and colour (or its name) there")
         faces.append(face)
         cards.append(card)

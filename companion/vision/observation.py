@@ -139,7 +139,7 @@ class Observation:
 def _card(code: object) -> Card:
     card = BY_CODE.get(code) if isinstance(code, str) else None
     if card is None:
-        raise ObservationError(f"{code!r} is not a Battle Line card code")
+        raise ObservationError(f"{code!r} is not a card code")
     return card
 
 

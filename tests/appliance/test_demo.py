@@ -111,3 +111,37 @@ def test_demo_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "--actions must be at least 1" in capsys.readouterr().err
     assert main(["demo", "--printing", "nope", "--db", str(tmp_path / "x")]) == 2
     assert "unknown printing 'nope'" in capsys.readouterr().err
+
+
+# -- Schotten Totten ---------------------------------------------------------------------------
+@pytest.mark.slow
+def test_a_whole_schotten_totten_game_through_the_real_pipeline(tmp_path: Path) -> None:
+    """A full Schotten Totten game: its 64-card printing enrolled, every frame drawn and read
+    by the vision pipeline, refereed with the edition's rules and recorded, 100% agreement."""
+    lines: list[str] = []
+    result = run_demo(DemoOptions(seed=1, db=tmp_path / "st.sqlite", edition="schotten-totten"),
+                      out=lines.append)
+    assert result.winner is not None and result.termination in ("breakthrough", "envelopment")
+    assert result.agreement == 1.0 and len(result.recorded) == len(result.played) > 40
+    text = "\n".join(lines)
+    assert "Schotten Totten" in text and "stone" in text and " flag " not in text
+    with MatchStore(tmp_path / "st.sqlite", readonly=True) as store:
+        assert store.header(result.match_id).edition == "schotten-totten"
+        assert store.header(result.match_id).naming == "schotten-en"
+
+
+def test_schotten_totten_demo_without_vision(tmp_path: Path) -> None:
+    lines: list[str] = []
+    result = run_demo(DemoOptions(seed=2, db=tmp_path / "st.sqlite", vision=False,
+                                  edition="schotten-totten"), out=lines.append)
+    assert result.agreement == 1.0 and result.winner is not None
+    played = {a.card.code for a in result.played if hasattr(a, "card")}
+    assert "CAVALRY" not in played and not any(code.endswith("10") for code in played)
+
+
+def test_schotten_totten_demo_needs_a_printing_of_its_deck(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+    assert main(["demo", "--edition", "schotten-totten", "--printing", "bold", "--actions", "1",
+                 "--db", str(tmp_path / "x")]) == 2
+    assert "is a deck of Battle Line, not of Schotten Totten" in capsys.readouterr().err

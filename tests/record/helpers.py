@@ -15,11 +15,12 @@ T0 = dt.datetime(2026, 11, 21, 20, 0, 0, tzinfo=dt.timezone.utc)
 
 
 def random_game(seed: int, first: str = "south", timing: str = "standard",
-                limit: int = 400) -> tuple[list[Action], GameState]:
+                limit: int = 400, edition: str = "battle-line") -> tuple[list[Action], GameState]:
     """A whole seeded game between random players (claims taken most of the time)."""
     rng = random.Random(seed)
     state = GameState.new_full(rng, first=first,  # type: ignore[arg-type]
-                               settings=Settings(claim_timing=timing))  # type: ignore[arg-type]
+                               settings=Settings(claim_timing=timing,  # type: ignore[arg-type]
+                                                 edition=edition))
     actions: list[Action] = []
     while not state.over and len(actions) < limit:
         legal = state.legal_actions()
@@ -39,7 +40,8 @@ def record_game(store: MatchStore, actions: list[Action], header: MatchHeader,
     """
     match_id = store.new_match(header)
     state = GameState.new_table(first=header.first,  # type: ignore[arg-type]
-                                settings=Settings(claim_timing=header.timing))  # type: ignore[arg-type]
+                                settings=Settings(claim_timing=header.timing,  # type: ignore[arg-type]
+                                                  edition=header.edition))
     t = start
     for n, action in enumerate(actions):
         t += dt.timedelta(seconds=7, milliseconds=n * 13 % 1000)

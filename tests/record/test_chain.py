@@ -184,8 +184,9 @@ def test_verify_a_match_and_a_file(tmp_path: Path, capsys: pytest.CaptureFixture
 # -- schema 1 databases ------------------------------------------------------------------------
 def _schema1_copy(src: Path, dst: Path) -> None:
     """The same matches in a database of schema 1 (before the chain)."""
-    schema = _SCHEMA.replace(",\n    hash TEXT", "")
-    assert "hash" not in schema
+    schema = _SCHEMA.replace(",\n    edition TEXT NOT NULL DEFAULT 'battle-line'", "")
+    schema = schema.replace(",\n    hash TEXT", "")
+    assert "hash" not in schema and "edition" not in schema
     conn = sqlite3.connect(dst)
     conn.executescript(schema + "\nPRAGMA application_id=1112294193;\nPRAGMA user_version=1;")
     conn.execute("PRAGMA journal_mode=WAL")
@@ -210,7 +211,7 @@ def test_a_schema_1_database_reads_and_is_chained_by_its_first_writer(tmp_path: 
         assert not store.chained and store.pragma("user_version") == 1
         assert [write_text(store.record(m)) for m in ids] == texts
     with MatchStore(old) as store:                 # the first writer migrates
-        assert store.chained and store.pragma("user_version") == 2
+        assert store.chained and store.pragma("user_version") == 3
         assert [write_text(store.record(m)) for m in ids] == texts
         store.append_note(ids[0], "after the migration")
     with MatchStore(old, readonly=True) as store:
@@ -220,6 +221,39 @@ def test_a_schema_1_database_reads_and_is_chained_by_its_first_writer(tmp_path: 
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         conn.execute("UPDATE entries SET message = 'x'")
     conn.close()
+
+
+def _schema2_copy(src: Path, dst: Path) -> None:
+    """The same matches in a database of schema 2 (chained, before editions)."""
+    schema = _SCHEMA.replace(",\n    edition TEXT NOT NULL DEFAULT 'battle-line'", "")
+    assert "edition" not in schema
+    conn = sqlite3.connect(dst)
+    conn.executescript(schema + "\nPRAGMA application_id=1112294193;\nPRAGMA user_version=2;")
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("ATTACH DATABASE ? AS src", (str(src),))
+    conn.execute("INSERT INTO matches SELECT id, created, north, south, date, place, naming, "
+                 "timing, rounds, first, app_version, calibration, calibration_summary, extra, "
+                 "hash FROM src.matches")
+    conn.execute("INSERT INTO entries SELECT * FROM src.entries ORDER BY match_id, seq")
+    conn.commit()
+    conn.close()
+
+
+def test_a_schema_2_database_reads_as_battle_line_and_gains_editions(tmp_path: Path) -> None:
+    new = tmp_path / "new.sqlite"
+    ids = _filled(new, seeds=(1,))
+    old = tmp_path / "old.sqlite"
+    _schema2_copy(new, old)
+    with MatchStore(new, readonly=True) as store:
+        text = write_text(store.record(ids[0]))
+    with MatchStore(old, readonly=True) as store:  # read-only: left as it is
+        assert store.pragma("user_version") == 2
+        assert store.header(ids[0]).edition == "battle-line"
+        assert write_text(store.record(ids[0])) == text  # hashes and text as before
+    with MatchStore(old) as store:                 # the first writer migrates
+        assert store.pragma("user_version") == 3
+        assert write_text(store.record(ids[0])) == text
+        assert "[Edition" not in text
 
 
 # -- seeded byte flips -------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def test_wal_and_full_sync_are_in_force(tmp_path: Path) -> None:
         assert store.pragma("journal_mode") == "wal"
         assert store.pragma("synchronous") == 2  # FULL
         assert store.pragma("application_id") == APPLICATION_ID
-        assert store.pragma("user_version") == 2  # schema 2: the hash chain
+        assert store.pragma("user_version") == 3  # schema 3: the hash chain, editions
 
 
 def test_close_twice_and_use_after_close(tmp_path: Path) -> None:

@@ -462,3 +462,20 @@ def test_a_phantom_copy_and_a_misread_fixed_together(cam: Camera) -> None:
     events = cam.referee.confirm(Doubt(Place.parse("offline north"), C("P8"), None, 0.0, 0), None)
     assert committed(events) == [Play("north", C("P8"), 8)]
     assert cam.referee.state.violations == ()
+
+
+def test_schotten_totten_refuses_battle_line_cards_and_speaks_of_stones() -> None:
+    from companion.rules.messages import message
+
+    cam = Camera(Referee(RefereeSettings(game=Settings(edition="schotten-totten",
+                                                       naming="schotten-fr"))))
+    t = Table()
+    assert committed(cam.settle(t.lay("south", "SPY", 1))) == [Play("south", C("SPY"), 1)]
+    events = cam.settle(t.lay("north", "R10", 2))
+    raised = [e.violation for e in events if isinstance(e, ViolationRaised)]
+    assert [v.reason for v in raised] == ["not-in-edition"]
+    said = message(raised[0].reason, raised[0].params, "fr", "schotten-fr")
+    assert "R10" not in said or "jeu de cette édition" in said
+    events = cam.settle(t.lift("R10").lay("north", "R9", 2))
+    assert committed(events) == [Play("north", C("R9"), 2)]
+    assert cam.referee.state.violations == ()

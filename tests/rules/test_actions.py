@@ -157,6 +157,16 @@ def test_not_in_hand_and_card_on_table() -> None:
     refused(state, "N SCOUT", "card-on-table", "SCOUT", "off the line")
 
 
+def test_not_in_edition() -> None:
+    # Schotten Totten's Clan cards run 1-9 and it has a Spy, no Companion Cavalry; the
+    # reverse in Battle Line.
+    st = Settings(edition="schotten-totten")
+    refused(table(settings=st), "S R10@1", "not-in-edition", "R10", "1 to 9")
+    refused(table(settings=st), "S CAVALRY@1", "not-in-edition", "CAVALRY", "Schotten Totten")
+    refused(table(), "S SPY@1", "not-in-edition", "SPY", "Battle Line")
+    assert table("S SPY@1", settings=st).layout(1, "south") == cards("SPY")
+
+
 def test_guile_card_played_at_a_flag() -> None:
     refused(table(), "S SCOUT@3", "not-at-flag", "SCOUT", "flag 3")
 

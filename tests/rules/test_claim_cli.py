@@ -200,3 +200,46 @@ def test_the_edition_is_echoed(tmp_path: Path, capsys: pytest.CaptureFixture[str
     first, second = map(json.loads, capsys.readouterr().out.splitlines())
     assert first["edition"] == "battle-line" and first["reason"] == "tie-later"
     assert second == {"error": "line 2: unknown key 'playr': expected position, flag, player"}
+
+
+# -- Schotten Totten positions -----------------------------------------------------------------
+ST_DATA = Path(__file__).parent / "data" / "schotten_claims.jsonl"
+ST_CASES = {c["name"]: c for c in map(json.loads, (
+    line for line in ST_DATA.read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("//")))}
+
+
+def test_schotten_totten_claim_in_its_own_words(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    case = ST_CASES["st-three-nines-cannot-be-beaten"]
+    path = tmp_path / "stones.json"
+    path.write_text(json.dumps(case["position"]), encoding="utf-8")
+    assert main(["claim", str(path), "--flag", "4", "--player", "south", "--lang", "fr"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["edition"] == "schotten-totten"
+    assert (verdict["valid"], verdict["reason"]) == (True, "cannot-beat")
+    assert "Brelan" in verdict["proof"] and "borne 5" in verdict["proof"]
+    assert "drapeau" not in verdict["proof"]
+    # A Battle Line naming does not fit a Schotten Totten position: one line, status 2.
+    assert main(["claim", str(path), "--flag", "4", "--player", "south",
+                 "--naming", "gmt-en"]) == 2
+    err = capsys.readouterr().err
+    assert "not one of Schotten Totten" in err and len(err.strip().splitlines()) == 1
+
+
+def test_schotten_totten_batch_mixed_with_battle_line(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    st = ST_CASES["st-no-ten-to-finish-the-run"]
+    bl = dict(st["position"])
+    del bl["edition"]  # the same table, read as Battle Line: its 10s can still come
+    lines = [{"position": st["position"], "flag": 1, "player": "south"},
+             {"position": bl, "flag": 1, "player": "south"},
+             {"position": {**st["position"], "discards": ["R10"]}, "flag": 1, "player": "south"}]
+    data = "\n".join(json.dumps(x) for x in lines).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["claim", "--batch", "-"]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out[0]["reason"] == "cannot-beat" and out[0]["edition"] == "schotten-totten"
+    assert out[1]["reason"] == "can-beat" and "edition" not in out[1]
+    assert "R10 is not a Schotten Totten card" in out[2]["error"]

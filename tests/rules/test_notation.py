@@ -158,3 +158,18 @@ def test_positions_and_actions_of_a_whole_game_round_trip() -> None:
         assert parse_action(str(action)) == action
     for state in game.states()[::7]:
         assert parse_position(format_position(state.position())) == state.position()
+
+
+def test_schotten_totten_positions_round_trip() -> None:
+    from companion.rules.state import Settings
+
+    game = simulate(12, settings=Settings(edition="schotten-totten"))
+    for state in game.states()[::5]:
+        position = state.position()
+        text = format_position(position)
+        assert text.startswith("schotten-totten: ")
+        assert parse_position(text) == position
+    with pytest.raises(PositionError, match="R10 is not a Schotten Totten card"):
+        parse_position("schotten-totten: R10/- |-/-|-/-|-/-|-/-|-/-|-/-|-/-|-/- ; -")
+    with pytest.raises(NotationError, match="unknown edition 'tottenham'"):
+        parse_position("tottenham: -/- |-/-|-/-|-/-|-/-|-/-|-/-|-/-|-/- ; -")

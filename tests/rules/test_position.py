@@ -112,7 +112,10 @@ HOST_7 = ["Y1", "O2", "P4"]
     # A misspelt or unknown key at any level is an error, not an empty side.
     (_table(f1={"nörth": ["R1"]}), "unknown key 'n\\xf6rth' in flag 1"),
     ({**_table(), "discard": []}, "unknown key 'discard' in the position"),
-    ({**_table(), "edition": "schotten-totten"}, "edition 'schotten-totten' is not supported"),
+    ({**_table(), "edition": "schotten"}, "unknown edition 'schotten'"),
+    ({**_table(f1={"north": ["R10"]}), "edition": "schotten-totten"},
+     "R10 is not a Schotten Totten card: its Clan cards run 1 to 9"),
+    ({**_table(f1={"north": ["SPY"]})}, "SPY is not a Battle Line card"),
     # Card twice and a fourth card without Mud stay refused (validate).
     (_table(f1={"north": ["R8"]}, discards=["R8"]), "R8 is both"),
     (_table(f4={"south": ["R1", "R2", "R3", "R4"]}), "at most 3 fit without Mud"),

@@ -29,13 +29,13 @@ def check_against_oracle(p: Position, n: int, side: Side) -> ClaimVerdict:
     assert (None if v.opponent is None else v.opponent.key) == theirs, (p.dumps(), n, side)
     f = p.flag(n)
     seen = p.face_up()
-    pool = [c for c in TROOPS if c not in seen]
+    pool = [c for c in p.edition.troops if c not in seen]
     for formation, owner in ((v.claimant, side), (v.opponent, "south" if side == "north" else "north")):
         if formation is None:
             continue
         assert formation.cards == f.side(owner)
         got = oracle.check_realisation(formation.cards, formation.troops(), formation.added,
-                                       dict(formation.assignments), f.fog, pool)
+                                       dict(formation.assignments), f.fog, pool, p.edition)
         assert got == formation.key
     return v
 

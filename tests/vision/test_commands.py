@@ -59,7 +59,7 @@ def test_bad_inputs_give_one_line_and_status_2(deck_file: Path, tmp_path: Path,
     odd.mkdir()
     cv2.imwrite(str(odd / "JOKER.png"), np.full((88, 63, 3), 200, np.uint8))
     _fails(["deck", "enrol", str(odd), "--out", str(tmp_path / "d.npz")], capsys,
-           "'JOKER' is not a Battle Line card code")
+           "'JOKER' is not a card code")
 
 
 def test_enrol_takes_a_card_size_and_reports_look_alike_pairs(

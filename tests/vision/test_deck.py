@@ -60,7 +60,7 @@ def test_empty_folder_and_missing_folder(tmp_path: Path) -> None:
 def test_a_name_that_is_not_a_card_code(tmp_path: Path) -> None:
     d = _copy(tmp_path)
     shutil.copy(d / "R8.png", d / "R11.png")
-    with pytest.raises(DeckError, match="'R11' is not a Battle Line card code"):
+    with pytest.raises(DeckError, match="'R11' is not a card code"):
         enrol(d)
 
 
