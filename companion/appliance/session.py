@@ -91,6 +91,10 @@ class Session:
         self._last_error: str | None = None
         self._waiting: str | None = None
         self._ended = source is None and observations is None
+        self._moving = False
+        self._unreadable = False
+        self._sent: tuple[bool, bool, bool] | None = None   # deck, moving, unreadable last told
+        self.confirmed_frame: np.ndarray | None = None   # the frame of the last still read
         self.want_preview = False
         self.last_frame: np.ndarray | None = None   # read and written on the worker only
         self._heartbeat = time.monotonic()
@@ -118,9 +122,10 @@ class Session:
             self._post(lambda: on_view(view))
 
     def _status(self) -> None:
+        self._sent = (self._deck(), self._moving, self._unreadable)
         if self._on_status is not None:
             status = Status(self._frames, self._errors, self._last_error, self._ended,
-                            self._waiting)
+                            self._waiting, self._deck(), self._moving, self._unreadable)
             on_status = self._on_status
             self._post(lambda: on_status(status))
 
@@ -174,7 +179,14 @@ class Session:
         sight, _ = self.eyes.feed(self.referee, frame.lores, lambda: main, t)
         if sight.frame is not None:
             self.last_frame = sight.frame
+            if sight.error is None and sight.observation is not None:
+                self.confirmed_frame = sight.frame
             self._preview(sight.frame, sight.error)
+        elif self.want_preview:
+            # Hands over the table: the picture still follows them (enrolment, calibration).
+            self._preview(main, None)
+        self._moving = sight.moving
+        self._unreadable = sight.error is not None
         if sight.error is not None:
             # A frame without its tiles (a hand over the QR codes, a bumped camera): say so on
             # the calibration screen and keep going.
@@ -184,7 +196,12 @@ class Session:
                 self._status()
         elif self._frames % 25 == 0:
             self._status()
+        if self._sent != (self._deck(), self._moving, self._unreadable):
+            self._status()   # what the table screen says it waits for has changed
         return True
+
+    def _deck(self) -> bool:
+        return self.eyes.reader is not None or self._observations is not None
 
     def lock_camera(self) -> dict[str, Any]:
         """Freeze exposure, white balance and focus (after calibration); on the worker."""

@@ -84,6 +84,11 @@ class Display:
     waiting: str | None = None                 # what a guile card still expects
     version: int = 0
     waiting_params: Any = field(default=None, compare=False)   # `waiting` as data
+    # The committed actions themselves (`actions` in words on the screens, never notation)
+    moves: tuple[Any, ...] = field(default=(), compare=False)
+    # flag -> the proof of the claim that took it this round (kept once the flag is taken)
+    claims: tuple[tuple[int, Any], ...] = field(default=(), compare=False)
+    redo: tuple[Any, ...] = field(default=(), compare=False)   # what the last undo took back
 
     def flag(self, number: int) -> FlagView:
         return self.flags[number - 1]
@@ -97,6 +102,13 @@ class Display:
     def attention(self) -> frozenset[int]:
         """Flags where a violation or a doubtful read waits."""
         return frozenset(p.flag for p in self.problems if p.flag is not None)
+
+    def claim_proof(self, flag: int) -> Any:
+        """The rules' verdict of the claim that took `flag` (None: not claimed this round)."""
+        for n, verdict in self.claims:
+            if n == flag:
+                return verdict
+        return None
 
     def tactics_of(self, side: Side) -> int:
         return self.tactics[SIDES.index(side)]
@@ -156,7 +168,10 @@ def display_of(state: RefereeState) -> Display:
         round=state.round, problems=tuple(problems),
         actions=tuple(str(a) for a in state.actions), verdicts=verdicts,
         in_game=True, mode=state.mode, waiting=state.waiting, version=state.version,
-        waiting_params=waiting.params if waiting is not None else None)
+        waiting_params=waiting.params if waiting is not None else None,
+        moves=tuple(state.actions),
+        claims=tuple((int(v.flag), v) for v in getattr(state, "verdicts", ()) if v.valid),
+        redo=tuple(getattr(state, "redo", ())))
 
 
 def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Display:
@@ -175,5 +190,5 @@ def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Displa
         flags=tuple(flags), to_move=game.to_move,
         tactics=(game.tactics_played("north"), game.tactics_played("south")),
         offline=(tuple(game.offline("north")), tuple(game.offline("south"))),
-        winner=game.winner, actions=tuple(str(a) for a in actions),
+        winner=game.winner, actions=tuple(str(a) for a in actions), moves=tuple(actions),
         verdicts=tuple(Verdict(v.flag, v.player, v.valid, v.reason, v) for v in verdicts.values()))

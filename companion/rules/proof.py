@@ -35,8 +35,16 @@ _T: dict[str, dict[str, str]] = {
     "claimed": {"en": "Flag {n} is already claimed by {owner}: a claim is final.",
                 "fr": "Le drapeau {n} est déjà pris par {owner} : une revendication est définitive."},
     "incomplete": {"en": "{me} has {have} card(s) at flag {n}; a claim needs a complete formation of {need}{mud}.",
-                   "fr": "{me} n'a que {have} carte(s) au drapeau {n} ; une revendication exige une "
+                   "fr": "{me} n'a que {have} cartes au drapeau {n} ; une revendication exige une "
                          "formation complète de {need}{mud}."},
+    "incomplete.0": {"en": "{me} has no card at flag {n}; a claim needs a complete formation of "
+                           "{need}{mud}.",
+                     "fr": "{me} n'a aucune carte au drapeau {n} ; une revendication exige une "
+                           "formation complète de {need}{mud}."},
+    "incomplete.1": {"en": "{me} has 1 card at flag {n}; a claim needs a complete formation of "
+                           "{need}{mud}.",
+                     "fr": "{me} n'a qu'une carte au drapeau {n} ; une revendication exige une "
+                           "formation complète de {need}{mud}."},
     "mud": {"en": " (Mud)", "fr": " (Boue)"},
     "fog": {"en": "Fog: only the sums count (D3).", "fr": "Brouillard : seules les sommes comptent (D3)."},
     "stronger": {"en": "{who} is stronger: {why}.", "fr": "{who} est plus fort : {why}."},
@@ -86,7 +94,7 @@ _T: dict[str, dict[str, str]] = {
     "host-max": {"en": "the best cards left give {s} at most", "fr": "les meilleures cartes restantes donnent {s} au plus"},
     "few-left": {"en": "Only {count} Troop card(s) are not on the table: {cards}; {them} cannot do "
                        "better with them.",
-                 "fr": "Il ne reste que {count} carte(s) Troupes hors de la table : {cards} ; {them} "
+                 "fr": "Il ne reste que {count} cartes Troupes hors de la table : {cards} ; {them} "
                        "ne peut pas faire mieux avec elles."},
     "seen-high": {"en": "The higher cards are on the table: {cards}.",
                   "fr": "Les cartes plus fortes sont sur la table : {cards}."},
@@ -131,7 +139,9 @@ def proof_text(v: ClaimVerdict, lang: str = "en", naming: Naming = "gmt-en") -> 
     if v.reason == "claimed":
         return _t("claimed", lang, n=n, owner=_t(f.claimed or v.player, lang))
     if v.reason == "incomplete":
-        return _t("incomplete", lang, me=me, have=len(f.side(v.player)), n=n, need=f.size,
+        have = len(f.side(v.player))
+        key = "incomplete" if have > 1 else f"incomplete.{have}"
+        return _t(key, lang, me=me, have=have, n=n, need=f.size,
                   mud=_t("mud", lang) if f.mud else "")
     assert v.claimant is not None
     lines = [me + _t("colon", lang) + formation_text(v.claimant, naming, lang) + "."]
