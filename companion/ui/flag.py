@@ -52,7 +52,8 @@ class ProofPanel(BoxLayout):
             self.mine, self.theirs, self.mine_title, self.theirs_title = [], [], "", ""
             return
         self.valid = bool(v.valid)
-        key = "proof.valid" if v.valid else "proof.invalid"
+        won = app.view.flag(v.flag).claimed == self.side and v.valid
+        key = "proof.won" if won else ("proof.valid" if v.valid else "proof.invalid")
         self.title = tr(key, lang, name=name, n=v.flag)
         self.proof = v.proof(lang, naming)
         self.mine = v.claimant.codes() if v.claimant is not None else []

@@ -60,8 +60,23 @@ def test_a_game_on_the_touchscreen(start_app, artifacts_dir: Path, size) -> None
     ui.shot(artifacts_dir, "moves")
     newest = moves.ids.rows.children[-1]
     assert newest.index == 5
+    assert "(" not in newest.text and "North" in newest.text   # in words, no notation
     ui.press([c for c in newest.children if hasattr(c, "text") and "Undo" in c.text][0])
+    # Undo asks first, naming exactly the move it takes back; nothing is undone yet.
+    assert app.undo_text.startswith("Undo this move? North played orange 5 at flag 4"), \
+        app.undo_text
+    assert len(app.view.actions) == 6
+    ui.shot(artifacts_dir, "moves-undo-ask")
+    ui.press(moves.ids.yes_undo)
     ui.until(lambda: len(app.view.actions) == 5, what="the undo")
+    assert app.message.startswith("Undone: North played orange 5 at flag 4")
+    # ... and it can be redone.
+    ui.until(lambda: not moves.ids.redo.disabled, what="the redo button")
+    ui.shot(artifacts_dir, "moves-redo")
+    ui.press(moves.ids.redo)
+    ui.until(lambda: len(app.view.actions) == 6, what="the redo")
+    assert str(app.view.flag(4).north[0]) == "O5" and not app.view.problems
+    assert app.message.startswith("Redone: North played orange 5 at flag 4")
 
     # Switch to French: every text follows.
     app.go("settings")
