@@ -92,6 +92,7 @@ class CompanionApp(App):
     undo_text = StringProperty("")           # the undo being asked about ("" when none)
     undo_index = NumericProperty(-1)
     crop = ObjectProperty(None, allownone=True)   # the camera crop of the place being fixed
+    fixing = ObjectProperty(None, allownone=True)  # the card tapped on the table, to correct
     selected_flag = NumericProperty(1)
     proofs = DictProperty({})                # side -> the rules' ClaimVerdict for selected_flag
     preview = ObjectProperty(None, allownone=True)
@@ -350,9 +351,11 @@ class CompanionApp(App):
 
     def lock_camera(self) -> None:
         session = self.session
-        if session is not None:
+        if session is not None and session.source_locks:
             self._call(lambda r: session.lock_camera(),
-                       lambda controls: self.say(tr("calib.locked", self.lang)))
+                       lambda controls: self.say_key("calib.locked"))
+        else:
+            self.say_key("calib.no_lock")
 
     def open_flag(self, number: int) -> None:
         self.selected_flag = number
@@ -392,9 +395,63 @@ class CompanionApp(App):
         if who is not None:
             self._call(lambda r: r.pass_turn(who))
 
-    def confirm(self, problem: Problem, card: Card) -> None:
+    def confirm(self, problem: Problem, card: Card | None) -> None:
+        """The players' answer to a doubtful read (`None`: there is no card there)."""
         doubt = problem.source
-        self._call(lambda r: r.confirm(doubt, card))
+        where = self.where_text(problem)
+        self._call(lambda r: r.confirm(doubt, card), lambda _: self._picked_said(card, where))
+
+    def _picked_said(self, card: Card | None, where: str) -> None:
+        if card is None:
+            self.say(lambda: tr("fix.picked_none", self.lang, where=where))
+        else:
+            self.say(lambda: tr("fix.picked", self.lang, card=self.card_name(card), where=where))
+
+    def open_card(self, flag: int, side: Side, index: int) -> None:
+        """A tap on a card of the table: correct it (the fix screen asks which card it is)."""
+        cards = self.view.flag(flag).cards(side)
+        if not 0 <= index < len(cards):
+            return
+        from companion.rules.place import Place
+        card = cards[index]
+        action = None
+        for i in range(len(self.view.moves) - 1, -1, -1):
+            if getattr(self.view.moves[i], "card", None) == card:
+                action = i
+                break
+        self.fixing = {"place": Place(flag, side), "index": index, "card": card,
+                       "action": action}
+        self.ask_crop(flag, side)
+        self.go("fix")
+
+    def ask_crop(self, flag: int | None, side: str | None) -> None:
+        """The camera's picture of that place, for the fix screen (cut on the worker)."""
+        self.crop = None
+        session = self.session
+        if session is None or not flag or side not in ("north", "south"):
+            return
+        self._call(lambda r: session.crop(flag, side), lambda img: setattr(self, "crop", img))
+
+    def fix_card(self, card: Card | None) -> None:
+        """The card tapped on the table is really `card` (None: there is none)."""
+        target, self.fixing = self.fixing, None
+        if target is None:
+            return
+        place, read, action = target["place"], target["card"], target["action"]
+        where = place_words(place, self.lang, self.names())
+        done = (lambda _: self._picked_said(card, where))
+        if action is not None and card is not None:
+            # A committed move named the wrong card: the move is corrected (and recorded so).
+            self._call(lambda r: r.correct(action, card), done)
+            return
+        from companion.vision.observation import Doubt
+
+        def answer(r: Any) -> Any:
+            seen = r.last_stable
+            cards = seen.flag(place.flag).side(place.side) if seen is not None else ()
+            index = cards.index(read) if read in cards else target["index"]
+            return r.confirm(Doubt(place, read, None, 0.0, index), card)
+        self._call(answer, done)
 
     def correct(self, index: int, card: Card) -> None:
         self._call(lambda r: r.correct(index, card))
