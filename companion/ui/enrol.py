@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.graphics.texture import Texture
 from kivy.lang import Builder
+from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
@@ -33,13 +35,27 @@ def enrol_dir() -> Path:
 class EnrolScreen(Screen):
     """Asks for `ALL_CARDS[app.enrol_index]`; Capture saves it and moves on."""
 
+    texture = ObjectProperty(None, allownone=True)   # the live camera picture
+
     def on_enter(self, *_: Any) -> None:
         app = App.get_running_app()
-        app.bind(lang=self.ask)
+        app.bind(lang=self.ask, preview=self.show)
         self.ask()
+        self.show()
 
     def on_leave(self, *_: Any) -> None:
-        App.get_running_app().unbind(lang=self.ask)
+        App.get_running_app().unbind(lang=self.ask, preview=self.show)
+
+    def show(self, *_: Any) -> None:
+        """The live picture, so that the card is laid where the camera sees it."""
+        p = App.get_running_app().preview
+        if p is None:
+            return
+        h, w = p.image.shape[:2]
+        if self.texture is None or tuple(self.texture.size) != (w, h):
+            self.texture = Texture.create(size=(w, h), colorfmt="rgb")
+        self.texture.blit_buffer(p.image.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self.ids.picture.canvas.ask_update()
 
     def ask(self, *_: Any) -> None:
         app = App.get_running_app()
