@@ -28,16 +28,17 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 class CardPicker(GridLayout):
     """All 70 cards as buttons, rows tall enough to hit (9 mm on a 7-inch screen);
-    `on_pick(card)` is called with the one tapped."""
+    `pick(card)` is called with the one tapped.  (Not `on_pick`: Kivy takes an `on_`
+    keyword for an event handler and would never set the property.)"""
 
-    on_pick = ObjectProperty(None, allownone=True)
+    pick = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         app = App.get_running_app()
         for card in ALL_CARDS:
             b = CardChoice(code=card.code, naming=app.naming if app else "gmt-en")
-            b.bind(on_release=lambda btn, c=card: self.on_pick and self.on_pick(c))
+            b.bind(on_release=lambda btn, c=card: self.pick and self.pick(c))
             self.add_widget(b)
 
 
@@ -149,7 +150,7 @@ class FixScreen(Screen):
                                         size_hint_y=None, height=52 * app.u))
         rows = (len(ALL_CARDS) + 9) // 10
         picker = CardPicker(cols=10, spacing=3, size_hint_y=None,
-                            height=rows * (52 * app.u + 3), on_pick=pick)
+                            height=rows * (52 * app.u + 3), pick=pick)
         box.add_widget(picker)
 
     def _row(self, app: Any, p: Problem) -> ProblemRow:
