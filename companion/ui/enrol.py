@@ -79,7 +79,28 @@ class EnrolScreen(Screen):
             session.enrol_card(card, enrol_dir())   # cut out and measured on the worker
             return card.code
 
-        session.call(work, lambda code: self._captured(code), app._refused)
+        session.call(work, lambda code: self._captured(code), self._refused)
+
+    @staticmethod
+    def _refused(exc: BaseException) -> None:
+        """A capture refused: said in the table's language when it is not one card of the
+        deck (a stack, two cards, a hand), as the enrolment names it (`measured`)."""
+        app = App.get_running_app()
+        measured = getattr(exc, "measured", None)
+        if measured is None:
+            app._refused(exc)
+            return
+        expected = getattr(exc, "expected", None)
+
+        def words() -> str:
+            if isinstance(measured, tuple):
+                size = f"{measured[0]:.0f} × {measured[1]:.0f} mm"
+                if expected is not None:
+                    size += " ≠ " + f"{expected[0]:.0f} × {expected[1]:.0f} mm"
+            else:
+                size = f"{measured:.2f}"
+            return tr("enrol.refused", app.lang, why=tr("enrol.one_card", app.lang, size=size))
+        app.say(words)
 
     def skip(self) -> None:
         app = App.get_running_app()
