@@ -89,6 +89,15 @@ class Display:
     # flag -> the proof of the claim that took it this round (kept once the flag is taken)
     claims: tuple[tuple[int, Any], ...] = field(default=(), compare=False)
     redo: tuple[Any, ...] = field(default=(), compare=False)   # what the last undo took back
+    phase: str = "play"        # the rules' turn phase: "draw" once `to_move` has played
+
+    @property
+    def to_play(self) -> Side | None:
+        """Who plays the next card: at a real table the turn of `to_move` ends, after its
+        card, when the opponent acts (draws are unseen)."""
+        if self.to_move is None or self.phase != "draw":
+            return self.to_move
+        return "south" if self.to_move == "north" else "north"
 
     def flag(self, number: int) -> FlagView:
         return self.flags[number - 1]
@@ -171,7 +180,7 @@ def display_of(state: RefereeState) -> Display:
         waiting_params=waiting.params if waiting is not None else None,
         moves=tuple(state.actions),
         claims=tuple((int(v.flag), v) for v in getattr(state, "verdicts", ()) if v.valid),
-        redo=tuple(getattr(state, "redo", ())))
+        redo=tuple(getattr(state, "redo", ())), phase=str(game.phase))
 
 
 def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Display:
@@ -191,4 +200,5 @@ def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Displa
         tactics=(game.tactics_played("north"), game.tactics_played("south")),
         offline=(tuple(game.offline("north")), tuple(game.offline("south"))),
         winner=game.winner, actions=tuple(str(a) for a in actions), moves=tuple(actions),
+        phase=str(game.phase),
         verdicts=tuple(Verdict(v.flag, v.player, v.valid, v.reason, v) for v in verdicts.values()))

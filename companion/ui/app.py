@@ -275,8 +275,8 @@ class CompanionApp(App):
         v = self.view
         if v.winner is not None:
             self.turn_text = tr("winner", self.lang, name=self.side_name(v.winner))
-        elif v.to_move is not None and v.in_game:
-            self.turn_text = tr("turn", self.lang, name=self.side_name(v.to_move))
+        elif v.to_play is not None and v.in_game:
+            self.turn_text = tr("turn", self.lang, name=self.side_name(v.to_play))
         else:
             self.turn_text = tr("status.waiting", self.lang)
         self.score_text = "   ".join((
@@ -391,7 +391,7 @@ class CompanionApp(App):
         self._call(lambda r: r.request_claim(number, side), done)
 
     def pass_turn(self, side: Side | None = None) -> None:
-        who = side or self.view.to_move
+        who = side or self.view.to_play
         if who is not None:
             self._call(lambda r: r.pass_turn(who))
 

@@ -118,6 +118,7 @@ class CardFace(Label):
         super().__init__(**kwargs)
         self.canvas.after.add(self._mark)
         self.bind(pos=self._draw_mark, size=self._draw_mark, color=self._draw_mark)
+        self.bind(size=self._fit, text=self._fit)
 
     def on_code(self, *_: object) -> None:
         self._refresh()
@@ -137,12 +138,27 @@ class CardFace(Label):
         self.suit = suit_of(self.code) or ""
         card = BY_CODE.get(base)
         self.is_value = card is not None and card.is_troop
+        self._fit()
         self._draw_mark()
 
     def mark_box(self) -> tuple[float, float, float]:
         """Centre and radius of the suit mark: at the right of the face, beside the value."""
-        r = max(2.0, min(self.height * 0.30, self.width * 0.14))
-        return self.right - r * 1.35 - 3, self.center_y, r
+        r = max(2.0, min(self.height * 0.30, self.width * 0.13))
+        return self.right - r * 1.3 - 2, self.center_y, r
+
+    BIG = 30.0     # a Troop's value at 800x480 (x app.u): digits of 4 mm on a 7-inch screen
+    SMALL = 17.0   # a Tactics card's short name
+
+    def _fit(self, *_: object) -> None:
+        """The largest text up to BIG (or SMALL) that fits beside the mark on one line."""
+        app = App.get_running_app()
+        u = float(getattr(app, "u", 1.0)) if app is not None else 1.0
+        room = (self.mark_box()[2] * 2.6 + 4) if self.suit else 0.0
+        chars = max(1, len(self.text))
+        wide = (self.width - room - 6) / (0.62 * chars)   # a bold digit is ~0.6 em wide
+        self.font_size = max(8.0, min((self.BIG if self.is_value else self.SMALL) * u,
+                                      self.height * 1.0, wide))
+        self.text_size = (max(1.0, self.width - room - 2), self.height)
 
     def _draw_mark(self, *_: object) -> None:
         self._mark.clear()

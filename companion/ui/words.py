@@ -119,8 +119,11 @@ def status_line(view: Display, status: Status, lang: str, naming: Naming, names:
         return tr("wait.restore", lang)
     if status.ended:
         return tr("status.source_ended", lang)
-    if view.to_move is not None and view.in_game:
-        return tr("wait.card", lang, name=names.get(view.to_move, ""))
+    if view.to_play is not None and view.in_game:
+        if view.to_play != view.to_move:
+            return tr("wait.card_claim", lang, name=names.get(view.to_play or "", ""),
+                      claimer=names.get(view.to_move or "", ""))
+        return tr("wait.card", lang, name=names.get(view.to_play, ""))
     return tr("status.waiting", lang)
 
 

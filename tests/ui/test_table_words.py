@@ -48,6 +48,9 @@ def test_the_status_line_always_says_what_it_waits_for() -> None:
     assert said(Display(to_move="south", mode="holding"), READING) == \
         "Put the table back as recorded"
     assert said(playing, READING, "fr") == "En attente d'une carte du Nord"
+    played = Display(to_move="south", phase="draw")     # south's card is down: north is next
+    assert said(played, READING) == "Waiting for North to play a card (South may still claim)"
+    assert said(played, Status(frames=9, ended=True)) == "The recorded frames are over"
     assert said(playing, Status(frames=3, deck=False), "fr").startswith("Aucun jeu")
 
 
@@ -115,13 +118,14 @@ def test_the_table_in_words(start_app, artifacts_dir: Path, size, lang) -> None:
     ui.until(lambda: len(app.view.actions) == 5 and app.session.ended, what="the opening")
     ui.until(lambda: app.status.frames > 0, what="the status")
     table = ui.screen("table")
-    expect = {"en": ("Waiting for North to play a card", "Last: South played red 10 at flag 1",
-                     "South\ncan claim"),
-              "fr": ("En attente d'une carte du Nord",
+    expect = {"en": ("The recorded frames are over", "Last: South played red 10 at flag 1",
+                     "South\ncan claim", "North to play"),
+              "fr": ("Les images enregistrées sont terminées",
                      "Dernier coup : Sud a joué rouge 10 au drapeau 1",
-                     "Sud peut\nle prendre")}[lang]
-    # the recorded frames are over: the status says so only when nothing else is awaited
-    assert table.ids.status_label.text in (expect[0], app.status_text)
+                     "Sud peut\nle prendre", "Au tour du Nord")}[lang]
+    # The scripted frames are over: nothing else is awaited, and the status line says so.
+    assert table.ids.status_label.text == expect[0]
+    assert table.ids.turn_label.text == expect[3]          # south's card is down: north next
     assert table.ids.last_label.text == expect[1]
     column = table.ids.board.columns[0]
     band = column.ids.south_claim
@@ -143,7 +147,7 @@ def test_the_table_in_words(start_app, artifacts_dir: Path, size, lang) -> None:
     assert isinstance(band, ClaimBand)
     ui.shot(artifacts_dir, f"table-status-{lang}")
 
-    # The camera picture is gone: the status line says so before anything else.
+    # Frames come, but no deck is enrolled: the status line says so before anything else.
     app._on_status(Status(frames=50, deck=False))
     ui.pump(0.1)
     assert table.ids.status_label.text.startswith(("No deck", "Aucun jeu"))
