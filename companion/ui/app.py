@@ -470,9 +470,12 @@ class CompanionApp(App):
         if self.undo_index < 0 or not moves:
             self.undo_text = ""
             return
-        words = "; ".join(self.action_text(a) for a in reversed(moves))
+        words = self._joined(reversed(moves))
         key = "undo.ask_one" if len(moves) == 1 else "undo.ask"
         self.undo_text = tr(key, self.lang, n=len(moves), moves=words)
+
+    def _joined(self, actions: Any) -> str:
+        return (" ; " if self.lang == "fr" else "; ").join(self.action_text(a) for a in actions)
 
     def cancel_undo(self) -> None:
         self.undo_index = -1
@@ -489,16 +492,14 @@ class CompanionApp(App):
     def undo_to(self, index: int, moves: tuple[Any, ...] = ()) -> None:
         def done(_: Any) -> None:
             if moves:
-                self.say(lambda: tr("undo.done", self.lang, moves="; ".join(
-                    self.action_text(a) for a in reversed(moves))))
+                self.say(lambda: tr("undo.done", self.lang, moves=self._joined(reversed(moves))))
         self._call(lambda r: r.undo_to(index), done)
 
     def redo(self) -> None:
         moves = tuple(self.view.redo)
 
         def done(_: Any) -> None:
-            self.say(lambda: tr("redo.done", self.lang, moves="; ".join(
-                self.action_text(a) for a in moves)))
+            self.say(lambda: tr("redo.done", self.lang, moves=self._joined(moves)))
         self._call(lambda r: r.redo(), done)
 
     def new_game(self) -> None:

@@ -62,8 +62,8 @@ class ProofPanel(BoxLayout):
             self.theirs = v.opponent.codes()
             label = v.opponent.describe(naming, lang)
             if v.opponent.added:
-                self.theirs_title = tr("proof.opponent_best", lang, name=app.side_name(other)) \
-                    + ": " + label
+                self.theirs_title = tr("proof.opponent_best", lang, name=app.side_name(other),
+                                       formation=label)
             else:
                 self.theirs_title = tr("proof.formation", lang, name=app.side_name(other),
                                        formation=label)

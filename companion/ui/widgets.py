@@ -158,7 +158,9 @@ class CardFace(Label):
         wide = (self.width - room - 6) / (0.62 * chars)   # a bold digit is ~0.6 em wide
         self.font_size = max(8.0, min((self.BIG if self.is_value else self.SMALL) * u,
                                       self.height * 1.0, wide))
-        self.text_size = (max(1.0, self.width - room - 2), self.height)
+        # The text is centred in the face less the mark's room (the texture spans the face).
+        self.padding = [2, 0, room, 0]
+        self.text_size = (max(1.0, self.width), self.height)
 
     def _draw_mark(self, *_: object) -> None:
         self._mark.clear()

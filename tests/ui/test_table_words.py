@@ -198,3 +198,60 @@ def test_tap_a_card_to_correct_it(start_app, artifacts_dir: Path) -> None:
     assert app.view.actions[3] == "N G4@2"          # the move itself corrected (and recorded)
     assert app.message == "Recorded: green 4 flag 2, North's side"
     ui.shot(artifacts_dir, "fix-tap-card-done")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_every_changed_screen_in_both_languages(start_app, artifacts_dir: Path, size,
+                                                lang) -> None:
+    """A doubtful read answered on the fix screen (only the answers that fit it), a pick
+    confirmed in words, an undo asked first; a screenshot of each screen."""
+    from companion.ui.prefs import Prefs
+
+    from .scripted import DOUBTFUL
+
+    ui = start_app(make_referee, {"observations": list(observations(OPENING + (DOUBTFUL,))),
+                                  "pace": False}, size=size, prefs=Prefs(lang=lang))
+    app = ui.app
+    ui.until(lambda: app.view.problems and app.session.ended, what="the doubt")
+    table = ui.screen("table")
+    assert table.ids.status_label.text.startswith(
+        {"en": "Waiting for your answer: Doubtful read at flag 4, North's side: yellow 5 or "
+               "orange 5?",
+         "fr": "En attente de votre réponse : Lecture douteuse en drapeau 4, côté Nord : "
+               "jaune 5 ou orange 5 ?"}[lang])
+    ui.shot(artifacts_dir, f"screens-table-doubt-{lang}")
+    ui.press(table.ids.fix_button)
+    fix = ui.screen("fix")
+    row = fix.ids.rows.children[-1]
+    labels = [b.text for b in reversed(row.ids.buttons.children)]
+    assert len(labels) == 4 and labels[-1] == {"en": "No card there", "fr": "Pas de carte ici"}[lang]
+    ui.shot(artifacts_dir, f"screens-fix-doubt-{lang}")
+    ui.press(row.ids.buttons.children[1])                    # "Another card…"
+    assert fix.question.startswith({"en": "Flag 4, North's side: read as yellow 5",
+                                    "fr": "Drapeau 4, côté Nord : lue comme jaune 5"}[lang])
+    ui.shot(artifacts_dir, f"screens-fix-picker-{lang}")
+    picker = [w for w in fix.ids.rows.children if w.__class__.__name__ == "CardPicker"][0]
+    ui.press([c for c in picker.children if c.code == "O5"][0])
+    ui.until(lambda: not app.view.problems and len(app.view.actions) == 6, what="the pick")
+    assert app.message == {"en": "Recorded: orange 5 flag 4, North's side",
+                           "fr": "Enregistré : orange 5, drapeau 4, côté Nord"}[lang]
+    ui.shot(artifacts_dir, f"screens-fix-picked-{lang}")
+    app.go("moves")
+    moves = ui.screen("moves")
+    ui.pump(0.1)
+    oldest = moves.ids.rows.children[-5]                       # move 2: undo it and the rest
+    app.ask_undo(oldest.index)
+    ui.pump(0.1)
+    assert app.undo_text.startswith({"en": "Undo 5 moves? North played orange 5 at flag 4; ",
+                                     "fr": "Annuler 5 coups ? Nord a joué orange 5 au drapeau 4 ; "
+                                     }[lang])
+    ui.shot(artifacts_dir, f"screens-moves-undo-ask-{lang}")
+    ui.press(moves.ids.cancel_undo)
+    assert len(app.view.actions) == 6 and not app.undo_text   # nothing undone
+    app.go("calibration")
+    ui.pump(0.1)
+    ui.shot(artifacts_dir, f"screens-camera-waiting-{lang}")
+    app.go("enrol")
+    ui.pump(0.1)
+    ui.shot(artifacts_dir, f"screens-enrol-{lang}")
