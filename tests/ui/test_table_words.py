@@ -216,9 +216,9 @@ def test_every_changed_screen_in_both_languages(start_app, artifacts_dir: Path, 
     ui.until(lambda: app.view.problems and app.session.ended, what="the doubt")
     table = ui.screen("table")
     assert table.ids.status_label.text.startswith(
-        {"en": "Waiting for your answer: Doubtful read at flag 4, North's side: yellow 5 or "
+        {"en": "Waiting for your answer: Doubtful read, flag 4, North's side: yellow 5 or "
                "orange 5?",
-         "fr": "En attente de votre réponse : Lecture douteuse en drapeau 4, côté Nord : "
+         "fr": "En attente de votre réponse : Lecture douteuse, drapeau 4, côté Nord : "
                "jaune 5 ou orange 5 ?"}[lang])
     ui.shot(artifacts_dir, f"screens-table-doubt-{lang}")
     ui.press(table.ids.fix_button)
@@ -255,3 +255,47 @@ def test_every_changed_screen_in_both_languages(start_app, artifacts_dir: Path, 
     app.go("enrol")
     ui.pump(0.1)
     ui.shot(artifacts_dir, f"screens-enrol-{lang}")
+
+
+def test_texts_are_never_cut_nor_stale(start_app, artifacts_dir: Path) -> None:
+    """The Tactics count is never the part cut off; an answer clears when the round or the
+    referee's mode changes, or after a while, and follows the language; a camera's error
+    never reaches the French table in English."""
+    from dataclasses import replace
+
+    from companion.ui.prefs import Prefs
+
+    ui = start_app(make_referee, {"observations": list(observations(OPENING)), "pace": False},
+                   prefs=Prefs(lang="fr"))
+    app = ui.app
+    ui.until(lambda: len(app.view.actions) == 5 and app.session.ended, what="the opening")
+    table = ui.screen("table")
+    offline = tuple(BY_CODE[c] for c in ("SCOUT", "DESERTER", "REDEPLOY", "P10", "TRAITOR"))
+    app.view = replace(app.view, tactics=(3, 0), offline=(offline, ()))
+    ui.pump(0.1)
+    north = table.ids.north_label
+    assert north.text.startswith("Nord  ·  Tactiques : 3  ·  hors ligne : Eclaireur, Déserteur")
+    assert "violet 10" in north.text                  # French card names, never English ones
+    assert north.texture_size[1] <= north.height + 1 and north.texture_size[0] <= north.width + 1
+    ui.shot(artifacts_dir, "table-offline-fr")
+    # An answer follows the language, and clears when the referee's mode changes.
+    app.say_key("calib.no_lock")
+    assert app.message.startswith("Cette caméra")
+    app.set_pref(lang="en")
+    assert app.message.startswith("This camera")
+    app.view = replace(app.view, mode="round-over")
+    app._on_view(replace(app.view, mode="playing"))
+    assert app.message == ""
+    # ... or after a while.
+    app.MESSAGE_SECONDS = 0.2
+    app.say("Claim refused")
+    ui.until(lambda: app.message == "", timeout=5, what="the answer to clear")
+    # The camera is lost: the status line says so in the table's language only.
+    app.set_pref(lang="fr")
+    app._on_status(replace(app.status, frames=9, waiting="camera /dev/video0 unplugged"))
+    ui.pump(0.1)
+    assert table.ids.status_label.text.startswith("Caméra perdue")
+    assert "unplugged" not in table.ids.status_label.text and "unplugged" not in app.message
+    ui.shot(artifacts_dir, "table-camera-lost-fr")
+    app._on_status(replace(app.status, waiting=None))
+    assert app.message == "La caméra est revenue"
