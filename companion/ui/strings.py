@@ -162,7 +162,8 @@ EN: dict[str, str] = {
     "calib.no_deck": "No deck enrolled yet: enrol the deck before the first game",
     "calib.waiting": "Waiting for the camera…",
     "enrol.refused": "Not captured: {why}",
-    "enrol.one_card": "the picture shows no single card of the deck's size ({size}); lay one card alone, flat",
+    "enrol.one_card": "the picture shows no single card of the deck's size (measured: {size}); "
+                      "lay one card alone, flat",
 }
 
 FR: dict[str, str] = {
@@ -307,7 +308,8 @@ FR: dict[str, str] = {
     "calib.no_deck": "Aucun jeu de cartes appris : apprenez les cartes avant la première partie",
     "calib.waiting": "En attente de la caméra…",
     "enrol.refused": "Non capturée : {why}",
-    "enrol.one_card": "l'image ne montre pas une seule carte de la taille du jeu ({size}) ; "
+    "enrol.one_card": "l'image ne montre pas une seule carte de la taille du jeu (mesuré : "
+                      "{size}) ; "
                       "posez une carte seule, à plat",
 }
 

@@ -109,3 +109,33 @@ def test_before_the_first_picture_the_camera_screen_says_it_waits(start_app, art
     assert camera.texture is None and camera.ids.waiting.text == "Waiting for the camera…"
     assert camera.ids.picture.opacity == 0          # never an empty white box
     ui.shot(artifacts_dir, "camera-waiting")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_enrolment_refuses_a_stack_of_cards_in_words(start_app, tmp_path: Path,
+                                                     _isolated_data_dir: Path, artifacts_dir,
+                                                     lang) -> None:
+    import cv2
+
+    from companion.rules.cards import BY_CODE
+    from companion.synth import Scene, printing_named, render
+    from companion.vision.capture import FolderSource
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    pile = render(Scene(offline_south=tuple(BY_CODE[c] for c in ("R10", "O10", "Y10")),
+                        table_seed=3), printing_named("classic"), seed=1)
+    cv2.imwrite(str(frames / "f0.png"), pile)
+    ui = start_app(lambda prefs: make_referee(prefs, None),
+                   {"source": FolderSource(frames, loop=True), "pace": True},
+                   start_screen="enrol", prefs=Prefs(lang=lang))
+    app = ui.app
+    enrol = ui.screen("enrol")
+    ui.until(lambda: enrol.texture is not None, what="the live picture")
+    ui.press(enrol.ids.capture)
+    ui.until(lambda: app.message, what="the refusal")
+    assert app.message.startswith({"en": "Not captured: the picture shows no single card",
+                                   "fr": "Non capturée : l'image ne montre pas une seule"}[lang])
+    assert "130 mm" in app.message and app.enrol_index == 0      # asked for red 1 again
+    assert not (_isolated_data_dir / "enrol" / "R1.png").exists()
+    ui.shot(artifacts_dir, f"enrol-refused-{lang}")
