@@ -299,3 +299,24 @@ def test_texts_are_never_cut_nor_stale(start_app, artifacts_dir: Path) -> None:
     ui.shot(artifacts_dir, "table-camera-lost-fr")
     app._on_status(replace(app.status, waiting=None))
     assert app.message == "La caméra est revenue"
+
+
+def test_the_fix_screen_offers_only_the_answers_that_fit(start_app, artifacts_dir: Path) -> None:
+    """A table that differs from the record after an undo is no misread: no card picker is
+    offered for it, only the way to the moves (to redo or undo further)."""
+    ui = start_app(make_referee, {"observations": list(observations(OPENING)), "pace": False})
+    app = ui.app
+    ui.until(lambda: len(app.view.actions) == 5 and app.session.ended, what="the opening")
+    app.undo_to(4)
+    ui.until(lambda: app.view.problems, what="the table to differ from the undo")
+    (problem,) = app.view.problems
+    assert problem.kind == "violation" and problem.reason == "undo-restore"
+    table = ui.screen("table")
+    assert table.ids.status_label.text.startswith("Waiting for a fix: The table differs")
+    ui.press(table.ids.fix_button)
+    row = ui.screen("fix").ids.rows.children[-1]
+    assert [b.text for b in row.ids.buttons.children] == ["Moves"]
+    ui.shot(artifacts_dir, "fix-undo-restore")
+    # Redo puts the record back as the table is: nothing left to fix.
+    app.redo()
+    ui.until(lambda: not app.view.problems and len(app.view.actions) == 5, what="the redo")
