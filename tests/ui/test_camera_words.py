@@ -71,14 +71,15 @@ def test_the_fix_screen_shows_the_camera_picture_of_the_card(start_app, recorded
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
 def test_no_deck_enrolled_is_said_and_the_enrol_screen_shows_the_camera(
-        start_app, recorded, artifacts_dir, lang) -> None:
+        start_app, recorded, artifacts_dir, size, lang) -> None:
     from companion.vision.capture import FolderSource
 
     frames, _ = recorded
     ui = start_app(lambda prefs: make_referee(prefs, None),
                    {"source": FolderSource(frames), "pace": True, "frame_interval": 0.1},
-                   prefs=Prefs(lang=lang))
+                   prefs=Prefs(lang=lang), size=size)
     app = ui.app
     table = ui.screen("table")
     ui.until(lambda: app.status.frames > 0, what="the first frame")
@@ -98,10 +99,12 @@ def test_no_deck_enrolled_is_said_and_the_enrol_screen_shows_the_camera(
     ui.shot(artifacts_dir, f"enrol-live-{lang}")
 
 
-def test_before_the_first_picture_the_camera_screen_says_it_waits(start_app, artifacts_dir) -> None:
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_before_the_first_picture_the_camera_screen_says_it_waits(start_app, artifacts_dir,
+                                                                  size) -> None:
     from companion.referee.referee import Referee
 
-    ui = start_app(lambda prefs: Referee(), {})
+    ui = start_app(lambda prefs: Referee(), {}, size=size)
     app = ui.app
     app.go("calibration")
     camera = ui.screen("calibration")
@@ -112,9 +115,10 @@ def test_before_the_first_picture_the_camera_screen_says_it_waits(start_app, art
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
 def test_enrolment_refuses_a_stack_of_cards_in_words(start_app, tmp_path: Path,
                                                      _isolated_data_dir: Path, artifacts_dir,
-                                                     lang) -> None:
+                                                     size, lang) -> None:
     import cv2
 
     from companion.rules.cards import BY_CODE
@@ -128,7 +132,7 @@ def test_enrolment_refuses_a_stack_of_cards_in_words(start_app, tmp_path: Path,
     cv2.imwrite(str(frames / "f0.png"), pile)
     ui = start_app(lambda prefs: make_referee(prefs, None),
                    {"source": FolderSource(frames, loop=True), "pace": True},
-                   start_screen="enrol", prefs=Prefs(lang=lang))
+                   start_screen="enrol", prefs=Prefs(lang=lang), size=size)
     app = ui.app
     enrol = ui.screen("enrol")
     ui.until(lambda: enrol.texture is not None, what="the live picture")

@@ -174,8 +174,10 @@ def test_the_table_in_words(start_app, artifacts_dir: Path, size, lang) -> None:
     ui.shot(artifacts_dir, f"table-claimed-words-{lang}")
 
 
-def test_tap_a_card_to_correct_it(start_app, artifacts_dir: Path) -> None:
-    ui = start_app(make_referee, {"observations": list(observations(OPENING)), "pace": False})
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_tap_a_card_to_correct_it(start_app, artifacts_dir: Path, size) -> None:
+    ui = start_app(make_referee, {"observations": list(observations(OPENING)), "pace": False},
+                   size=size)
     app = ui.app
     ui.until(lambda: len(app.view.actions) == 5 and app.session.ended, what="the opening")
     table = ui.screen("table")
@@ -189,7 +191,8 @@ def test_tap_a_card_to_correct_it(start_app, artifacts_dir: Path) -> None:
     ui.shot(artifacts_dir, "fix-tap-card")
     picker = [w for w in fix.ids.rows.children if w.__class__.__name__ == "CardPicker"][0]
     choices = {c.code: c for c in picker.children}
-    assert all(c.height >= 9 / MM_PER_PX - 1 for c in choices.values())   # rows >= 9 mm
+    # rows >= 9 mm on the 7-inch 800x480 screen (the same share of a larger one)
+    assert all(c.height / app.u >= 9 / MM_PER_PX - 1 for c in choices.values())
     ui.pump(0.3)
     ui.press(choices["G4"])
     ui.pump(0.3)
@@ -257,7 +260,8 @@ def test_every_changed_screen_in_both_languages(start_app, artifacts_dir: Path, 
     ui.shot(artifacts_dir, f"screens-enrol-{lang}")
 
 
-def test_texts_are_never_cut_nor_stale(start_app, artifacts_dir: Path) -> None:
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_texts_are_never_cut_nor_stale(start_app, artifacts_dir: Path, size) -> None:
     """The Tactics count is never the part cut off; an answer clears when the round or the
     referee's mode changes, or after a while, and follows the language; a camera's error
     never reaches the French table in English."""
@@ -266,7 +270,7 @@ def test_texts_are_never_cut_nor_stale(start_app, artifacts_dir: Path) -> None:
     from companion.ui.prefs import Prefs
 
     ui = start_app(make_referee, {"observations": list(observations(OPENING)), "pace": False},
-                   prefs=Prefs(lang="fr"))
+                   prefs=Prefs(lang="fr"), size=size)
     app = ui.app
     ui.until(lambda: len(app.view.actions) == 5 and app.session.ended, what="the opening")
     table = ui.screen("table")
@@ -301,10 +305,15 @@ def test_texts_are_never_cut_nor_stale(start_app, artifacts_dir: Path) -> None:
     assert app.message == "La caméra est revenue"
 
 
-def test_the_fix_screen_offers_only_the_answers_that_fit(start_app, artifacts_dir: Path) -> None:
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_fix_screen_offers_only_the_answers_that_fit(start_app, artifacts_dir: Path,
+                                                         lang) -> None:
     """A table that differs from the record after an undo is no misread: no card picker is
     offered for it, only the way to the moves (to redo or undo further)."""
-    ui = start_app(make_referee, {"observations": list(observations(OPENING)), "pace": False})
+    from companion.ui.prefs import Prefs
+
+    ui = start_app(make_referee, {"observations": list(observations(OPENING)), "pace": False},
+                   prefs=Prefs(lang=lang))
     app = ui.app
     ui.until(lambda: len(app.view.actions) == 5 and app.session.ended, what="the opening")
     app.undo_to(4)
@@ -312,11 +321,13 @@ def test_the_fix_screen_offers_only_the_answers_that_fit(start_app, artifacts_di
     (problem,) = app.view.problems
     assert problem.kind == "violation" and problem.reason == "undo-restore"
     table = ui.screen("table")
-    assert table.ids.status_label.text.startswith("Waiting for a fix: The table differs")
+    assert table.ids.status_label.text.startswith(
+        {"en": "Waiting for a fix: The table differs",
+         "fr": "En attente d'une correction : La table diffère"}[lang])
     ui.press(table.ids.fix_button)
     row = ui.screen("fix").ids.rows.children[-1]
-    assert [b.text for b in row.ids.buttons.children] == ["Moves"]
-    ui.shot(artifacts_dir, "fix-undo-restore")
+    assert [b.text for b in row.ids.buttons.children] == [{"en": "Moves", "fr": "Coups"}[lang]]
+    ui.shot(artifacts_dir, f"fix-undo-restore-{lang}")
     # Redo puts the record back as the table is: nothing left to fix.
     app.redo()
     ui.until(lambda: not app.view.problems and len(app.view.actions) == 5, what="the redo")
