@@ -91,6 +91,10 @@ class Session:
         self._last_error: str | None = None
         self._waiting: str | None = None
         self._ended = source is None and observations is None
+        self._moving = False
+        self._unreadable = False
+        self._sent: tuple[bool, bool, bool] | None = None   # deck, moving, unreadable last told
+        self.confirmed_frame: np.ndarray | None = None   # the frame of the last still read
         self.want_preview = False
         self.last_frame: np.ndarray | None = None   # read and written on the worker only
         self._heartbeat = time.monotonic()
@@ -118,9 +122,10 @@ class Session:
             self._post(lambda: on_view(view))
 
     def _status(self) -> None:
+        self._sent = (self._deck(), self._moving, self._unreadable)
         if self._on_status is not None:
             status = Status(self._frames, self._errors, self._last_error, self._ended,
-                            self._waiting)
+                            self._waiting, self._deck(), self._moving, self._unreadable)
             on_status = self._on_status
             self._post(lambda: on_status(status))
 
@@ -174,7 +179,14 @@ class Session:
         sight, _ = self.eyes.feed(self.referee, frame.lores, lambda: main, t)
         if sight.frame is not None:
             self.last_frame = sight.frame
+            if sight.error is None and sight.observation is not None:
+                self.confirmed_frame = sight.frame
             self._preview(sight.frame, sight.error)
+        elif self.want_preview:
+            # Hands over the table: the picture still follows them (enrolment, calibration).
+            self._preview(main, None)
+        self._moving = sight.moving
+        self._unreadable = sight.error is not None
         if sight.error is not None:
             # A frame without its tiles (a hand over the QR codes, a bumped camera): say so on
             # the calibration screen and keep going.
@@ -184,7 +196,17 @@ class Session:
                 self._status()
         elif self._frames % 25 == 0:
             self._status()
+        if self._sent != (self._deck(), self._moving, self._unreadable):
+            self._status()   # what the table screen says it waits for has changed
         return True
+
+    def _deck(self) -> bool:
+        return self.eyes.reader is not None or self._observations is not None
+
+    @property
+    def source_locks(self) -> bool:
+        """Whether the frame source has exposure and focus to lock (the Pi camera)."""
+        return getattr(self._source, "lock", None) is not None
 
     def lock_camera(self) -> dict[str, Any]:
         """Freeze exposure, white balance and focus (after calibration); on the worker."""
@@ -193,6 +215,42 @@ class Session:
             raise SessionError("this frame source has no exposure or focus to lock "
                                "(only the Pi camera has)")
         return dict(lock())
+
+    def crop(self, flag: int, side: str, width: int = 360) -> np.ndarray | None:
+        """The picture of one flag's card zone on `side`, from the frame of the last still
+        read, cut where the reader's layout placed the tile; RGB rows bottom-up (a Kivy
+        texture), at most `width` pixels wide.  None: no such picture (no frame read yet, no
+        tile seen there, off the line).  On the worker."""
+        frame = self.confirmed_frame
+        layout = self.eyes.reader.layout if self.eyes.reader is not None else None
+        if frame is None or layout is None or not 1 <= flag <= 9:
+            return None
+        import cv2
+
+        from companion.vision import geometry
+        for number, (cx, cy), (ux, uy), ppm in layout.sightings():
+            if number != flag:
+                continue
+            sign = 1.0 if side == "north" else -1.0
+            ex, ey = -uy, ux
+            half = geometry.CARD_W * 0.75 * ppm
+            near, far = geometry.TILE_H / 2 * ppm, geometry.ZONE_DEPTH * ppm
+            xs, ys = [], []
+            for d in (near, far):
+                for k in (-half, half):
+                    xs.append(cx + k * ex + sign * d * ux)
+                    ys.append(cy + k * ey + sign * d * uy)
+            h, w = frame.shape[:2]
+            x0, x1 = max(0, int(min(xs))), min(w, int(max(xs)) + 1)
+            y0, y1 = max(0, int(min(ys))), min(h, int(max(ys)) + 1)
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                return None
+            part = frame[y0:y1, x0:x1]
+            scale = min(1.0, width / part.shape[1], width / part.shape[0])
+            if scale < 1.0:
+                part = cv2.resize(part, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            return np.ascontiguousarray(cv2.cvtColor(part, cv2.COLOR_BGR2RGB)[::-1])
+        return None
 
     def _preview(self, frame: np.ndarray, error: str | None) -> None:
         """The calibration picture, with the tiles as the reader's layout placed them (no

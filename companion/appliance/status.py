@@ -27,6 +27,9 @@ class Status:
     last_error: str | None = None
     ended: bool = False
     waiting: str | None = None   # what the appliance waits for (a camera gone), None when reading
+    deck: bool = True            # a deck is enrolled: the cards can be read
+    moving: bool = False         # the table moves (hands over it): nothing is read meanwhile
+    unreadable: bool = False     # the last still frame could not be read (tiles hidden)
 
 
 __all__ = ["Preview", "Status"]

@@ -1,10 +1,12 @@
-"""The flag LEDs: one bi-colour LED (or two LEDs) per flag, following the referee's state.
+"""The flag LEDs: two per flag, one on each player's side of the tile, following the
+referee's state.
 
-Wiring: per flag a red/green common-cathode LED, cathode to ground, each anode through a
-470 Ω resistor to its GPIO (`hardware/pinmap.yaml`, `hardware/wiring.md`).  North's colour
-lit: north can claim the flag now; south's colour: south can.  Both blinking (amber): a
-violation or a doubtful read waits at that flag.  The owner's colour, dim (or long-on,
-short-off without PWM): the flag is claimed.  Everything off between games.
+Wiring: per flag two single LEDs of one colour, each cathode to ground, each anode through a
+470 Ω resistor to its GPIO (`hardware/pinmap.yaml`, `hardware/wiring.md`).  An LED's place
+says whose it is, never its colour (no red/green pair).  North's LED lit: north can claim the
+flag now; south's: south can.  Both blinking: a violation or a doubtful read waits at that
+flag.  The owner's LED, dim (or long-on, short-off without PWM): the flag is claimed.
+Everything off between games.
 
 LEDs change in one place: `FlagLeds.show(state)`, called with each new state.
 """
@@ -40,7 +42,7 @@ class FlagLamps:
 
 DARK = tuple(FlagLamps() for _ in range(FLAG_COUNT))
 
-BLINK_ON, BLINK_OFF = 0.25, 0.25        # attention: fast, both colours together
+BLINK_ON, BLINK_OFF = 0.25, 0.25        # attention: fast, both LEDs together
 OWNED_ON, OWNED_OFF = 1.7, 0.3          # claimed, when the pins cannot dim
 
 
@@ -52,7 +54,7 @@ def lamps_for(view: Display | None) -> tuple[FlagLamps, ...]:
     out = []
     for f in view.flags:
         if f.claimed is not None:
-            # A claim is final: the owner's colour, whatever else is reported there.
+            # A claim is final: the owner's LED, whatever else is reported there.
             owned = FlagLamps(north=Lamp.OWNED) if f.claimed == "north" else FlagLamps(south=Lamp.OWNED)
             out.append(owned)
         elif f.number in attention:
@@ -120,7 +122,7 @@ class FlagLeds:
         elif lamp is Lamp.ON:
             device.on()
         elif lamp is Lamp.BLINK:
-            # Restarted on both channels together so the two colours stay in phase (amber).
+            # Restarted on both LEDs together so that they blink in phase.
             device.blink(on_time=BLINK_ON, off_time=BLINK_OFF)
         elif self.pin_map.pwm:
             device.value = self.pin_map.claimed_brightness

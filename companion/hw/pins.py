@@ -43,7 +43,7 @@ class PinMap:
 
     leds: tuple[tuple[int, int], ...]           # flag 1 first: (north GPIO, south GPIO)
     buttons: tuple[tuple[Side, ButtonRole, int], ...] = ()
-    colours: tuple[str, str] = ("red", "green")  # north, south
+    colours: tuple[str, str] = ("amber", "amber")  # north, south: one colour, placed apart
     active_high: bool = True
     pwm: bool = True
     claimed_brightness: float = 0.15
@@ -119,9 +119,14 @@ class PinMap:
             for role in BUTTON_ROLES:
                 if role in roles:
                     buttons.append((side, role, gpio(roles[role], f"{side} {role} button")))
-        colours = obj.get("colours") or {"north": "red", "south": "green"}
+        colours = obj.get("colours") or {"north": "amber", "south": "amber"}
         if not isinstance(colours, dict) or set(colours) != set(SIDES):
             raise fail("'colours' must name the north and the south colour")
+        if {str(c).lower() for c in colours.values()} == {"red", "green"}:
+            # An older rig: it still works, but colour-blind players cannot tell the sides.
+            log.warning("%s: north and south LEDs are a red/green pair, which colour-blind "
+                        "players confuse; use one colour on both sides (hardware/wiring.md)",
+                        source)
         brightness = obj.get("claimed_brightness", 0.15)
         if not isinstance(brightness, (int, float)) or not 0 < brightness < 1:
             raise fail(f"claimed_brightness {brightness!r} must be between 0 and 1")

@@ -84,6 +84,20 @@ class Display:
     waiting: str | None = None                 # what a guile card still expects
     version: int = 0
     waiting_params: Any = field(default=None, compare=False)   # `waiting` as data
+    # The committed actions themselves (`actions` in words on the screens, never notation)
+    moves: tuple[Any, ...] = field(default=(), compare=False)
+    # flag -> the proof of the claim that took it this round (kept once the flag is taken)
+    claims: tuple[tuple[int, Any], ...] = field(default=(), compare=False)
+    redo: tuple[Any, ...] = field(default=(), compare=False)   # what the last undo took back
+    phase: str = "play"        # the rules' turn phase: "draw" once `to_move` has played
+
+    @property
+    def to_play(self) -> Side | None:
+        """Who plays the next card: at a real table the turn of `to_move` ends, after its
+        card, when the opponent acts (draws are unseen)."""
+        if self.to_move is None or self.phase != "draw":
+            return self.to_move
+        return "south" if self.to_move == "north" else "north"
 
     def flag(self, number: int) -> FlagView:
         return self.flags[number - 1]
@@ -97,6 +111,13 @@ class Display:
     def attention(self) -> frozenset[int]:
         """Flags where a violation or a doubtful read waits."""
         return frozenset(p.flag for p in self.problems if p.flag is not None)
+
+    def claim_proof(self, flag: int) -> Any:
+        """The rules' verdict of the claim that took `flag` (None: not claimed this round)."""
+        for n, verdict in self.claims:
+            if n == flag:
+                return verdict
+        return None
 
     def tactics_of(self, side: Side) -> int:
         return self.tactics[SIDES.index(side)]
@@ -156,7 +177,10 @@ def display_of(state: RefereeState) -> Display:
         round=state.round, problems=tuple(problems),
         actions=tuple(str(a) for a in state.actions), verdicts=verdicts,
         in_game=True, mode=state.mode, waiting=state.waiting, version=state.version,
-        waiting_params=waiting.params if waiting is not None else None)
+        waiting_params=waiting.params if waiting is not None else None,
+        moves=tuple(state.actions),
+        claims=tuple((int(v.flag), v) for v in getattr(state, "verdicts", ()) if v.valid),
+        redo=tuple(getattr(state, "redo", ())), phase=str(game.phase))
 
 
 def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Display:
@@ -175,5 +199,6 @@ def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Displa
         flags=tuple(flags), to_move=game.to_move,
         tactics=(game.tactics_played("north"), game.tactics_played("south")),
         offline=(tuple(game.offline("north")), tuple(game.offline("south"))),
-        winner=game.winner, actions=tuple(str(a) for a in actions),
+        winner=game.winner, actions=tuple(str(a) for a in actions), moves=tuple(actions),
+        phase=str(game.phase),
         verdicts=tuple(Verdict(v.flag, v.player, v.valid, v.reason, v) for v in verdicts.values()))

@@ -66,7 +66,8 @@ VIOLATION_REASONS: tuple[str, ...] = STATE_REASONS + INFER_REASONS + (
 """Every `Violation.reason` the referee opens: the rules core's, the tables no action
 explains (`infer`), the table differing from the record or from an undo, the failsafe."""
 REFUSAL_REASONS: tuple[str, ...] = (
-    "no-claim-now", "no-such-action", "no-card-to-correct", "correction-refused", "no-undo")
+    "no-claim-now", "no-such-action", "no-card-to-correct", "correction-refused", "no-undo",
+    "no-redo")
 """The referee's own `RefereeError.reason` codes for player requests (a request the rules
 refuse carries the rules core's reason)."""
 
@@ -117,6 +118,7 @@ class RefereeState:
     verdicts: tuple[ClaimVerdict, ...] = ()
     version: int = 0
     waiting_for: WaitingForEffect | None = None   # `waiting` as data (for other languages)
+    redo: tuple[Action, ...] = ()   # the actions the last undo took back (`Referee.redo`)
 
     def claimable_flags(self, player: Side) -> tuple[int, ...]:
         """Flags `player` could claim now (ignoring whose turn it is)."""
@@ -180,6 +182,9 @@ class Referee:
         self._hold_reason = ""
         self._version = 0
         self._claimability: Mapping[tuple[int, Side], ClaimVerdict] = {}
+        # The actions the last undo took back, for `redo`; forgotten once another action is
+        # committed instead of them.
+        self._redo: list[Action] = []
         first: Side = self.settings.first  # type: ignore[assignment]
         self._round = self._new_round(1, first)
         self._refresh()
@@ -254,7 +259,7 @@ class Referee:
             round=self._round.number, mode=self._mode,
             waiting=self._waiting.message if self._waiting else None,
             verdicts=tuple(self._round.verdicts), version=self._version,
-            waiting_for=self._waiting)
+            waiting_for=self._waiting, redo=tuple(self._redo))
 
     @property
     def last_stable(self) -> Observation | None:
@@ -484,6 +489,10 @@ class Referee:
             self._tell(ActionCommitted(r.number, index, action, r.game.turn))
         r.game = game
         r.actions.append(action)
+        if self._redo and self._redo[0] == action:
+            self._redo.pop(0)     # the same action again: the rest can still be redone
+        else:
+            self._redo.clear()
         self._dismissed.clear()
         log.info("committed round %d action %d: %s", r.number, index, action)
         events: list[Event] = [ActionCommitted(r.number, index, action, r.game.turn)]
@@ -646,7 +655,9 @@ class Referee:
                                f"{len(actions)} actions", "no-undo",
                                {"index": index, "count": len(actions)})
         undone = self._tell(Undone(self._round.number, index))
+        taken = list(actions[index:])
         self._replay(actions[:index])
+        self._redo = taken + self._redo if taken else self._redo
         if self._mode in ("round-over", "match-over") and not self._round.game.over:
             self._mode = "playing"
         self._refresh()
@@ -655,6 +666,35 @@ class Referee:
         self._waiting = None
         self._doubts = ()
         events: list[Event] = [undone]
+        if self._last is not None:
+            events += self._on_stable(self._last)
+        self._publish()
+        return events
+
+
+    def redo(self) -> list[Event]:
+        """Commit again the actions the last undo took back (an undo done by mistake).
+
+        They are recorded as new entries after the undo, as if played again: the record
+        replays to the same state.  The table must match again before anything is inferred.
+        """
+        if not self._redo:
+            raise RefereeError("there is nothing to redo", "no-redo", {})
+        events: list[Event] = []
+        for action in list(self._redo):
+            try:
+                game = self._round.game.apply(action)
+            except IllegalActionError:
+                break   # no longer fits (never after an undo alone): the rest is dropped
+            events += self._append(action, game)
+            if game.over:
+                break
+        self._redo.clear()
+        self._refresh()
+        events += self._maybe_over()
+        if self._mode == "playing" or self._mode == "holding":
+            self._mode = "holding"
+            self._hold_reason = "undo-restore"
         if self._last is not None:
             events += self._on_stable(self._last)
         self._publish()

@@ -118,11 +118,19 @@ class Formation:
         values = "-".join(str(v) for v in sorted(c.value or 0 for c in troops))
         name = category_name(self.category, naming)
         if self.category in ("wedge", "battalion"):  # one colour: say which
-            name += " " + colour_name(troops[0].code[0], naming)
+            colour = colour_name(troops[0].code[0], naming)
+            if name in _FEMININE:   # French agreement: Pointe bleue, Colonne verte
+                colour = _FEMININE_COLOURS.get(colour, colour)
+            name += " " + colour
         return f"{name} {values} ({self.sum})"
 
     def __str__(self) -> str:
         return f"{self.category} {self.sum} [{' '.join(self.codes())}]"
+
+
+_FEMININE = frozenset({"Pointe", "Colonne"})
+"""The French category names that take a colour and are feminine (the others do not vary)."""
+_FEMININE_COLOURS = {"bleu": "bleue", "vert": "verte", "violet": "violette"}
 
 
 # -- the search ---------------------------------------------------------------------------

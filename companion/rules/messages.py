@@ -159,6 +159,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                       "{action} : {player} ne peut pas revendiquer le drapeau {flag} "
                       "({verdict_reason:word}) : {verdict}"),
     # -- the referee: tables no single action explains (companion.referee.infer) ----------------
+    "card-twice.same": ("{card} is seen twice {a}; one of the two is misread",
+                        "{card} est vue deux fois {a} ; l'une des deux est mal lue"),
     "card-twice": ("{card} is seen twice, {a} and {b}; one of the two is misread or misplaced",
                    "{card} est vue deux fois, {a} et {b} ; l'une des deux est mal lue ou mal "
                    "placée"),
@@ -245,6 +247,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                                  "les coups d'avant"),
     "no-undo": ("cannot undo to action {index}; this round has {count} actions",
                 "impossible de revenir au coup {index} ; cette manche a {count} coups"),
+    "no-redo": ("there is nothing to redo", "il n'y a rien à rétablir"),
     # -- what a guile card still waits for (WaitingForEffect) -------------------------------------
     "waiting.REDEPLOY": ("{player} played {card}: now move one of your cards to another flag or "
                          "discard it",
@@ -363,6 +366,8 @@ class _Renderer(string.Formatter):
 
     def render(self, reason: str, params: Mapping[str, object]) -> str:
         case = params.get("case")
+        if reason == "card-twice" and not case and params.get("a") == params.get("b"):
+            case = "same"   # twice in one place: name it once
         key = f"{reason}.{case}" if case else reason
         templates = TEMPLATES.get(key)
         if templates is None:
@@ -409,7 +414,8 @@ class _Renderer(string.Formatter):
         if isinstance(value, Part):
             return self.render(value.key, value.params)
         if isinstance(value, _ACTIONS):
-            return f"{self.describe(value)} ({value})"
+            # In words only: the notation belongs to records and exports, not to sentences.
+            return self.describe(value)
         if isinstance(value, str):
             return self.player(value) if value in SIDES else value
         if isinstance(value, (tuple, list)):

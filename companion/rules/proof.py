@@ -35,9 +35,17 @@ _T: dict[str, dict[str, str]] = {
     "discards": {"en": "discards", "fr": "défausse"},
     "claimed": {"en": "Flag {n} is already claimed by {owner}: a claim is final.",
                 "fr": "Le drapeau {n} est déjà pris par {owner} : une revendication est définitive."},
-    "incomplete": {"en": "{me} has {have} card(s) at flag {n}; a claim needs a complete formation of {need}{mud}.",
-                   "fr": "{me} n'a que {have} carte(s) au drapeau {n} ; une revendication exige une "
+    "incomplete": {"en": "{me} has {have} cards at flag {n}; a claim needs a complete formation of {need}{mud}.",
+                   "fr": "{me} n'a que {have} cartes au drapeau {n} ; une revendication exige une "
                          "formation complète de {need}{mud}."},
+    "incomplete.0": {"en": "{me} has no card at flag {n}; a claim needs a complete formation of "
+                           "{need}{mud}.",
+                     "fr": "{me} n'a aucune carte au drapeau {n} ; une revendication exige une "
+                           "formation complète de {need}{mud}."},
+    "incomplete.1": {"en": "{me} has 1 card at flag {n}; a claim needs a complete formation of "
+                           "{need}{mud}.",
+                     "fr": "{me} n'a qu'une carte au drapeau {n} ; une revendication exige une "
+                           "formation complète de {need}{mud}."},
     "mud": {"en": " (Mud)", "fr": " (Boue)"},
     "fog": {"en": "Fog: only the sums count (D3).", "fr": "Brouillard : seules les sommes comptent (D3)."},
     "stronger": {"en": "{who} is stronger: {why}.", "fr": "{who} est plus fort : {why}."},
@@ -87,7 +95,7 @@ _T: dict[str, dict[str, str]] = {
     "host-max": {"en": "the best cards left give {s} at most", "fr": "les meilleures cartes restantes donnent {s} au plus"},
     "few-left": {"en": "Only {count} Troop card(s) are not on the table: {cards}; {them} cannot do "
                        "better with them.",
-                 "fr": "Il ne reste que {count} carte(s) Troupes hors de la table : {cards} ; {them} "
+                 "fr": "Il ne reste que {count} cartes Troupes hors de la table : {cards} ; {them} "
                        "ne peut pas faire mieux avec elles."},
     "seen-high": {"en": "The higher cards are on the table: {cards}.",
                   "fr": "Les cartes plus fortes sont sur la table : {cards}."},
@@ -99,10 +107,18 @@ _T_ST: dict[str, dict[str, str]] = {
     "at": {"en": "stone {n}, {side}", "fr": "borne {n}, {side}"},
     "claimed": {"en": "Stone {n} is already claimed by {owner}: a claim is final.",
                 "fr": "La borne {n} est déjà prise par {owner} : une revendication est définitive."},
-    "incomplete": {"en": "{me} has {have} card(s) at stone {n}; a claim needs a complete combination "
+    "incomplete": {"en": "{me} has {have} cards at stone {n}; a claim needs a complete combination "
                          "of {need}{mud}.",
-                   "fr": "{me} n'a que {have} carte(s) à la borne {n} ; une revendication exige une "
+                   "fr": "{me} n'a que {have} cartes à la borne {n} ; une revendication exige une "
                          "combinaison complète de {need}{mud}."},
+    "incomplete.0": {"en": "{me} has no card at stone {n}; a claim needs a complete combination "
+                           "of {need}{mud}.",
+                     "fr": "{me} n'a aucune carte à la borne {n} ; une revendication exige une "
+                           "combinaison complète de {need}{mud}."},
+    "incomplete.1": {"en": "{me} has 1 card at stone {n}; a claim needs a complete combination "
+                           "of {need}{mud}.",
+                     "fr": "{me} n'a qu'une carte à la borne {n} ; une revendication exige une "
+                           "combinaison complète de {need}{mud}."},
     "mud": {"en": " (Mud Fight)", "fr": " (Combat de Boue)"},
     "fog": {"en": "Blind-Man's Bluff: only the sums count (D3).",
             "fr": "Colin-Maillard : seules les sommes comptent (D3)."},
@@ -165,7 +181,9 @@ def proof_text(v: ClaimVerdict, lang: str = "en", naming: Naming = "gmt-en") -> 
     if v.reason == "claimed":
         return _t("claimed", lang, st, n=n, owner=_t(f.claimed or v.player, lang))
     if v.reason == "incomplete":
-        return _t("incomplete", lang, st, me=me, have=len(f.side(v.player)), n=n, need=f.size,
+        have = len(f.side(v.player))
+        key = "incomplete" if have > 1 else f"incomplete.{have}"
+        return _t(key, lang, st, me=me, have=have, n=n, need=f.size,
                   mud=_t("mud", lang, st) if f.mud else "")
     assert v.claimant is not None
     lines = [me + _t("colon", lang) + formation_text(v.claimant, naming, lang) + "."]

@@ -31,6 +31,7 @@ from .prefs import Prefs
 from companion.appliance.status import Preview, Status
 
 from .strings import tr
+from .words import action_words, card_naming, last_action_line, place_words, status_line
 from companion.referee.display import IDLE, Display, Problem
 
 if TYPE_CHECKING:
@@ -87,6 +88,13 @@ class CompanionApp(App):
     north_text = StringProperty("")          # name and Tactics played, by each side's edge
     south_text = StringProperty("")
     problem_text = StringProperty("")
+    status_text = StringProperty("")         # what the companion waits for, always
+    last_text = StringProperty("")           # the last committed action, in words
+    naming_pref = StringProperty("gmt-en")   # the edition chosen; `naming` is its names in `lang`
+    undo_text = StringProperty("")           # the undo being asked about ("" when none)
+    undo_index = NumericProperty(-1)
+    crop = ObjectProperty(None, allownone=True)   # the camera crop of the place being fixed
+    fixing = ObjectProperty(None, allownone=True)  # the card tapped on the table, to correct
     selected_flag = NumericProperty(1)
     proofs = DictProperty({})                # side -> the rules' ClaimVerdict for selected_flag
     preview = ObjectProperty(None, allownone=True)
@@ -129,8 +137,11 @@ class CompanionApp(App):
         self._replay_clock: Any = None
         self._apply_prefs(self.prefs)
         self.bind(lang=self._replay_texts, naming=self._replay_texts)
+        self._message_of: Callable[[], str] | None = None
+        self._message_clear: Any = None
         self.bind(view=self._texts, lang=self._texts, north_name=self._texts,
-                  south_name=self._texts, naming=self._texts)
+                  south_name=self._texts, naming=self._texts, status=self._texts)
+        self.bind(lang=self._retell)
         self._texts()
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -207,15 +218,16 @@ class CompanionApp(App):
 
     # -- following the referee -----------------------------------------------------------------
     def _on_view(self, view: Display) -> None:
+        old = self.view
         self.view = view
+        if (view.round, view.mode) != (old.round, old.mode) and self._message_of is not None:
+            self.say("")   # a refusal or an answer about the last round or mode is stale now
 
     def _on_status(self, status: Status) -> None:
         was = self.status.waiting
         self.status = status
-        if status.waiting is not None and was is None:
-            self.say(tr("status.camera_lost", self.lang, error=status.waiting))
-        elif status.waiting is None and was is not None:
-            self.say(tr("status.camera_back", self.lang))
+        if status.waiting is None and was is not None:
+            self.say_key("status.camera_back")
 
     def _on_preview(self, preview: Preview) -> None:
         self.preview = preview
@@ -231,6 +243,12 @@ class CompanionApp(App):
 
     def card_name(self, card: Card | None) -> str:
         return "?" if card is None else card.name(self.naming)  # type: ignore[arg-type]
+
+    def names(self) -> dict[str, str]:
+        return {side: self.side_name(side) for side in ("north", "south")}
+
+    def action_text(self, action: Any) -> str:
+        return action_words(action, self.lang, self.naming, self.names())  # type: ignore[arg-type]
 
     def problem_line(self, p: Problem) -> str:
         if p.kind == "doubt":
@@ -254,23 +272,26 @@ class CompanionApp(App):
             return english
 
     def where_text(self, p: Problem) -> str:
-        side = tr(f"side.{p.side}", self.lang) if p.side else ""
+        place = getattr(p.source, "where", None)
+        if place is not None and hasattr(place, "offline"):
+            return place_words(place, self.lang, self.names())
         if p.flag:
-            return f"{tr('flag', self.lang, n=p.flag)} {side}".strip()
+            return tr("flag", self.lang, n=p.flag)
         return p.message
 
     def _texts(self, *_: Any) -> None:
         v = self.view
         if v.winner is not None:
             self.turn_text = tr("winner", self.lang, name=self.side_name(v.winner))
-        elif v.to_move is not None and v.in_game:
-            self.turn_text = tr("turn", self.lang, name=self.side_name(v.to_move))
+        elif v.to_play is not None and v.in_game:
+            self.turn_text = tr("turn", self.lang, name=self.side_name(v.to_play))
         else:
             self.turn_text = tr("status.waiting", self.lang)
         self.score_text = "   ".join((
             tr("round", self.lang, n=v.round),
             tr("scores", self.lang, north=v.scores[0], south=v.scores[1])))
         for i, side in enumerate(("north", "south")):
+            # The Tactics count first: it is never the part cut off.
             parts = [self.side_name(side), tr("tactics.one", self.lang, n=v.tactics[i])]
             if v.offline[i]:
                 # Guile cards played and discards, beyond the ends of the line on that side.
@@ -278,12 +299,17 @@ class CompanionApp(App):
                     c.name(self.naming) for c in v.offline[i])))  # type: ignore[arg-type]
             setattr(self, f"{side}_text", "  ·  ".join(parts))
         if v.problems:
-            self.problem_text = tr("problems.count", self.lang, n=len(v.problems),
-                                   first=self.problem_line(v.problems[0]))
+            first = self.problem_line(v.problems[0])
+            self.problem_text = first if len(v.problems) == 1 else \
+                tr("problems.count", self.lang, n=len(v.problems), first=first)
         elif v.waiting:
             self.problem_text = self.said("waiting", v.waiting_params, v.waiting)
         else:
             self.problem_text = ""
+        names = self.names()
+        self.status_text = status_line(v, self.status, self.lang, self.naming,  # type: ignore[arg-type]
+                                       names, self.problem_text)
+        self.last_text = last_action_line(v, self.lang, self.naming, names)  # type: ignore[arg-type]
 
     # -- navigation -------------------------------------------------------------------------------
     def go(self, name: str) -> None:
@@ -298,12 +324,33 @@ class CompanionApp(App):
         self.failsafe_text = tr("error.failsafe", self.lang, message=str(exc) or type(exc).__name__)
         self.go("failsafe")
 
-    def say(self, text: str) -> None:
-        self.message = text
+    MESSAGE_SECONDS = 12.0   # an answer stays this long, then the status line speaks alone
+
+    def say(self, text: str | Callable[[], str]) -> None:
+        """Show an answer for a moment; a callable is asked again when the language changes
+        (the answer then follows the language of the table)."""
+        self._message_of = text if callable(text) else (lambda: text)
+        self.message = self._message_of()
+        if self._message_clear is not None:
+            self._message_clear.cancel()
+            self._message_clear = None
+        if self.message:
+            self._message_clear = Clock.schedule_once(lambda dt: self.say(""),
+                                                      self.MESSAGE_SECONDS)
+
+    def say_key(self, key: str, **values: Any) -> None:
+        self.say(lambda: tr(key, self.lang, **values))
+
+    def _retell(self, *_: Any) -> None:
+        if self._message_of is not None:
+            self.message = self._message_of()
 
     def _refused(self, exc: BaseException) -> None:
         # The referee refused a player's request: show its sentence, it names the problem.
-        self.say(self.said(getattr(exc, "reason", None), getattr(exc, "params", None), str(exc)))
+        reason, params = getattr(exc, "reason", None), getattr(exc, "params", None)
+        if reason is None and isinstance(exc, CompanionError):
+            log.info("request refused: %s", exc)
+        self.say(lambda: self.said(reason, params, str(exc)))
 
     # -- player requests (queued to the worker; the referee decides) ------------------------------
     def _call(self, fn: Callable[[Any], Any], on_done: Callable[[Any], None] | None = None) -> None:
@@ -312,15 +359,23 @@ class CompanionApp(App):
 
     def lock_camera(self) -> None:
         session = self.session
-        if session is not None:
+        if session is not None and session.source_locks:
             self._call(lambda r: session.lock_camera(),
-                       lambda controls: self.say(tr("calib.locked", self.lang)))
+                       lambda controls: self.say_key("calib.locked"))
+        else:
+            self.say_key("calib.no_lock")
 
     def open_flag(self, number: int) -> None:
         self.selected_flag = number
         self.proofs = {}
-        self._call(lambda r: {s: r.prove(number, s) for s in ("north", "south")},
-                   self._got_proofs(number))
+        won = self.view.claim_proof(number)
+
+        def ask(r: Any) -> dict[str, Any]:
+            proofs = {s: r.prove(number, s) for s in ("north", "south")}
+            if won is not None:
+                proofs[won.player] = won   # a taken flag keeps the proof that took it
+            return proofs
+        self._call(ask, self._got_proofs(number))
         self.go("flag")
 
     def _got_proofs(self, number: int) -> Callable[[Any], None]:
@@ -340,23 +395,120 @@ class CompanionApp(App):
         def done(verdict: Any) -> None:
             self._got_proofs(number)({**self.proofs, side: verdict})
             key = "claim.accepted" if verdict.valid else "claim.refused"
-            self.say(tr(key, self.lang, name=self.side_name(side), n=number))
+            self.say(lambda: tr(key, self.lang, name=self.side_name(side), n=number))
         self._call(lambda r: r.request_claim(number, side), done)
 
     def pass_turn(self, side: Side | None = None) -> None:
-        who = side or self.view.to_move
+        who = side or self.view.to_play
         if who is not None:
             self._call(lambda r: r.pass_turn(who))
 
-    def confirm(self, problem: Problem, card: Card) -> None:
+    def confirm(self, problem: Problem, card: Card | None) -> None:
+        """The players' answer to a doubtful read (`None`: there is no card there)."""
         doubt = problem.source
-        self._call(lambda r: r.confirm(doubt, card))
+        where = self.where_text(problem)
+        self._call(lambda r: r.confirm(doubt, card), lambda _: self._picked_said(card, where))
+
+    def _picked_said(self, card: Card | None, where: str) -> None:
+        if card is None:
+            self.say(lambda: tr("fix.picked_none", self.lang, where=where))
+        else:
+            self.say(lambda: tr("fix.picked", self.lang, card=self.card_name(card), where=where))
+
+    def open_card(self, flag: int, side: Side, index: int) -> None:
+        """A tap on a card of the table: correct it (the fix screen asks which card it is)."""
+        cards = self.view.flag(flag).cards(side)
+        if not 0 <= index < len(cards):
+            return
+        from companion.rules.place import Place
+        card = cards[index]
+        action = None
+        for i in range(len(self.view.moves) - 1, -1, -1):
+            if getattr(self.view.moves[i], "card", None) == card:
+                action = i
+                break
+        self.fixing = {"place": Place(flag, side), "index": index, "card": card,
+                       "action": action}
+        self.ask_crop(flag, side)
+        self.go("fix")
+
+    def ask_crop(self, flag: int | None, side: str | None) -> None:
+        """The camera's picture of that place, for the fix screen (cut on the worker)."""
+        self.crop = None
+        session = self.session
+        if session is None or not flag or side not in ("north", "south"):
+            return
+        self._call(lambda r: session.crop(flag, side), lambda img: setattr(self, "crop", img))
+
+    def fix_card(self, card: Card | None) -> None:
+        """The card tapped on the table is really `card` (None: there is none)."""
+        target, self.fixing = self.fixing, None
+        if target is None:
+            return
+        place, read, action = target["place"], target["card"], target["action"]
+        where = place_words(place, self.lang, self.names())
+        done = (lambda _: self._picked_said(card, where))
+        if action is not None and card is not None:
+            # A committed move named the wrong card: the move is corrected (and recorded so).
+            self._call(lambda r: r.correct(action, card), done)
+            return
+        from companion.vision.observation import Doubt
+
+        def answer(r: Any) -> Any:
+            seen = r.last_stable
+            cards = seen.flag(place.flag).side(place.side) if seen is not None else ()
+            index = cards.index(read) if read in cards else target["index"]
+            return r.confirm(Doubt(place, read, None, 0.0, index), card)
+        self._call(answer, done)
 
     def correct(self, index: int, card: Card) -> None:
         self._call(lambda r: r.correct(index, card))
 
-    def undo_to(self, index: int) -> None:
-        self._call(lambda r: r.undo_to(index))
+    def ask_undo(self, index: int) -> None:
+        """Ask before undoing: say exactly which moves `undo_to(index)` takes back."""
+        moves = self.view.moves[index:]
+        if not moves:
+            return
+        self.undo_index = index
+        self._undo_moves = tuple(moves)
+        self._undo_words()
+
+    def _undo_words(self, *_: Any) -> None:
+        moves = getattr(self, "_undo_moves", ())
+        if self.undo_index < 0 or not moves:
+            self.undo_text = ""
+            return
+        words = self._joined(reversed(moves))
+        key = "undo.ask_one" if len(moves) == 1 else "undo.ask"
+        self.undo_text = tr(key, self.lang, n=len(moves), moves=words)
+
+    def _joined(self, actions: Any) -> str:
+        return (" ; " if self.lang == "fr" else "; ").join(self.action_text(a) for a in actions)
+
+    def cancel_undo(self) -> None:
+        self.undo_index = -1
+        self.undo_text = ""
+
+    def confirm_undo(self) -> None:
+        index = int(self.undo_index)
+        moves = getattr(self, "_undo_moves", ())
+        self.cancel_undo()
+        if index < 0 or tuple(self.view.moves[index:]) != tuple(moves):
+            return   # the game moved on while the question was asked: ask again
+        self.undo_to(index, moves)
+
+    def undo_to(self, index: int, moves: tuple[Any, ...] = ()) -> None:
+        def done(_: Any) -> None:
+            if moves:
+                self.say(lambda: tr("undo.done", self.lang, moves=self._joined(reversed(moves))))
+        self._call(lambda r: r.undo_to(index), done)
+
+    def redo(self) -> None:
+        moves = tuple(self.view.redo)
+
+        def done(_: Any) -> None:
+            self.say(lambda: tr("redo.done", self.lang, moves=self._joined(moves)))
+        self._call(lambda r: r.redo(), done)
 
     def new_game(self, edition: str | None = None) -> None:
         """A new match with the preferences; `edition` (asked when the match starts) is
@@ -386,7 +538,8 @@ class CompanionApp(App):
     # -- settings -----------------------------------------------------------------------------------
     def _apply_prefs(self, prefs: Prefs) -> None:
         self.prefs = prefs
-        self.lang, self.naming = prefs.lang, prefs.naming
+        self.lang, self.naming_pref = prefs.lang, prefs.naming
+        self.naming = card_naming(prefs.naming, prefs.lang)
         self.north_name, self.south_name = prefs.north_name, prefs.south_name
         self.timing, self.rounds = prefs.timing, prefs.rounds
         self.edition = prefs.edition
@@ -396,10 +549,11 @@ class CompanionApp(App):
         try:
             prefs = self.prefs.with_(**changes)
         except CompanionError as exc:
-            self.say(str(exc))
+            self.say(str(exc))   # a player's own typing, named back as typed
             return
         self._apply_prefs(prefs)
         self._texts()
+        self._undo_words()
         # Written by the worker: the Kivy thread never waits on the disk.
         self._call(lambda r: prefs.save())
 
@@ -448,7 +602,7 @@ class CompanionApp(App):
         if replay is None or not self.replay_views:
             self.replay_text = ""
             return
-        from .words import describe
+        from .replay_words import describe
         step = int(self.replay_step)
         action, rnd = replay.actions[step], replay.rounds[step]
         if action is None:
@@ -456,7 +610,7 @@ class CompanionApp(App):
                 tr("replay.round_start", self.lang, r=rnd)
         else:
             text = tr("replay.step", self.lang, i=step, n=len(self.replay_views) - 1,
-                      action=describe(action, self.lang, self.naming,
+                      action=describe(action, self.lang, card_naming(self.naming, self.lang),
                                       self.replay_name(action.player)))
         self.replay_text = text
 

@@ -29,19 +29,21 @@ class CalibrationScreen(Screen):
 
     def on_enter(self, *_: Any) -> None:
         app = App.get_running_app()
-        app.bind(preview=self.show, lang=self.show)
+        app.bind(preview=self.show, lang=self.show, status=self.show)
         self.ids.picture.bind(size=self.show, pos=self.show)
         self.show()
 
     def on_leave(self, *_: Any) -> None:
-        App.get_running_app().unbind(preview=self.show, lang=self.show)
+        App.get_running_app().unbind(preview=self.show, lang=self.show, status=self.show)
 
     def show(self, *_: Any) -> None:
         app = App.get_running_app()
         p = app.preview
+        no_deck = "" if app.status.deck else tr("calib.no_deck", app.lang)
         if p is None:
-            self.verdict = tr("calib.no_frame", app.lang)
-            self.advice = ""
+            # Before the first picture: say so, never an empty white box.
+            self.verdict = tr("calib.waiting", app.lang)
+            self.advice = no_deck
             return
         h, w = p.image.shape[:2]
         if self.texture is None or tuple(self.texture.size) != (w, h):
@@ -57,7 +59,10 @@ class CalibrationScreen(Screen):
             self.advice = ""
         if p.error:
             self.advice = (self.advice + "\n" if self.advice else "") + \
-                tr("calib.error", app.lang, message=p.error)
+                (tr("calib.error", app.lang, message=p.error) if app.lang == "en" else
+                 tr("wait.tiles", app.lang))   # the vision's detail is in English only
+        if no_deck:
+            self.advice = no_deck + ("\n" + self.advice if self.advice else "")
         self._overlay(p, w, h)
 
     def _overlay(self, p: Any, w: int, h: int) -> None:

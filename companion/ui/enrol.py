@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.graphics.texture import Texture
 from kivy.lang import Builder
+from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
@@ -39,13 +41,27 @@ def _cards() -> tuple[Card, ...]:
 class EnrolScreen(Screen):
     """Asks for `_cards()[app.enrol_index]`; Capture saves it and moves on."""
 
+    texture = ObjectProperty(None, allownone=True)   # the live camera picture
+
     def on_enter(self, *_: Any) -> None:
         app = App.get_running_app()
-        app.bind(lang=self.ask)
+        app.bind(lang=self.ask, preview=self.show)
         self.ask()
+        self.show()
 
     def on_leave(self, *_: Any) -> None:
-        App.get_running_app().unbind(lang=self.ask)
+        App.get_running_app().unbind(lang=self.ask, preview=self.show)
+
+    def show(self, *_: Any) -> None:
+        """The live picture, so that the card is laid where the camera sees it."""
+        p = App.get_running_app().preview
+        if p is None:
+            return
+        h, w = p.image.shape[:2]
+        if self.texture is None or tuple(self.texture.size) != (w, h):
+            self.texture = Texture.create(size=(w, h), colorfmt="rgb")
+        self.texture.blit_buffer(p.image.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self.ids.picture.canvas.ask_update()
 
     def ask(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -71,7 +87,28 @@ class EnrolScreen(Screen):
             session.enrol_card(card, enrol_dir())   # cut out and measured on the worker
             return card.code
 
-        session.call(work, lambda code: self._captured(code), app._refused)
+        session.call(work, lambda code: self._captured(code), self._refused)
+
+    @staticmethod
+    def _refused(exc: BaseException) -> None:
+        """A capture refused: said in the table's language when it is not one card of the
+        deck (a stack, two cards, a hand), as the enrolment names it (`measured`)."""
+        app = App.get_running_app()
+        measured = getattr(exc, "measured", None)
+        if measured is None:
+            app._refused(exc)
+            return
+        expected = getattr(exc, "expected", None)
+
+        def words() -> str:
+            if isinstance(measured, tuple):
+                size = f"{measured[0]:.0f} × {measured[1]:.0f} mm"
+                if expected is not None:
+                    size += " ≠ " + f"{expected[0]:.0f} × {expected[1]:.0f} mm"
+            else:
+                size = f"{measured:.2f}"
+            return tr("enrol.refused", app.lang, why=tr("enrol.one_card", app.lang, size=size))
+        app.say(words)
 
     def skip(self) -> None:
         app = App.get_running_app()

@@ -1,5 +1,6 @@
-"""The fix screen: open violations and doubtful reads, fixed by choosing the right card or
-going back in the move list.  Every fix is a request to the referee, which re-checks."""
+"""The fix screen: open violations, doubtful reads and any card tapped on the table, fixed
+by choosing the right card or going back in the move list, beside the camera's picture of
+the place in question.  Every fix is a request to the referee, which re-checks."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kivy.app import App
+from kivy.graphics.texture import Texture
 from kivy.lang import Builder
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -18,22 +20,25 @@ from companion.rules.cards import ALL_CARDS, Card
 
 from . import widgets
 from .strings import tr
+from .words import place_words
 from companion.referee.display import Problem
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
 class CardPicker(GridLayout):
-    """All 70 cards as buttons; `on_pick(card)` is called with the one tapped."""
+    """All 70 cards as buttons, rows tall enough to hit (9 mm on a 7-inch screen);
+    `pick(card)` is called with the one tapped.  (Not `on_pick`: Kivy takes an `on_`
+    keyword for an event handler and would never set the property.)"""
 
-    on_pick = ObjectProperty(None, allownone=True)
+    pick = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         app = App.get_running_app()
         for card in ALL_CARDS:
             b = CardChoice(code=card.code, naming=app.naming if app else "gmt-en")
-            b.bind(on_release=lambda btn, c=card: self.on_pick and self.on_pick(c))
+            b.bind(on_release=lambda btn, c=card: self.pick and self.pick(c))
             self.add_widget(b)
 
 
@@ -57,60 +62,120 @@ class ProblemRow(BoxLayout):
     text = StringProperty("")
 
 
+def _place_of(p: Problem) -> tuple[int | None, str | None]:
+    where = getattr(p.source, "where", None)
+    if where is not None and hasattr(where, "offline"):
+        return (None if where.offline else where.flag), where.side
+    return p.flag, p.side
+
+
+def _misread_card(p: Problem) -> Card | None:
+    """The card a violation names, which a misread may have put there (None: the violation
+    is about no card, e.g. a tile: choosing another card cannot fix it)."""
+    action = getattr(p.source, "action", None)
+    card = getattr(action, "card", None)
+    return card if isinstance(card, Card) else None
+
+
 class FixScreen(Screen):
-    """Rebuilds its rows from `app.view.problems`."""
+    """Rebuilds its rows from `app.view.problems`, or asks about `app.fixing` (a card tapped
+    on the table)."""
 
     picking = ObjectProperty(None, allownone=True)   # the problem a card is being chosen for
+    question = StringProperty("")
+    texture = ObjectProperty(None, allownone=True)
 
     def on_enter(self, *_: Any) -> None:
         app = App.get_running_app()
-        app.bind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild)
+        app.bind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild, crop=self._show_crop,
+                 fixing=self.rebuild)
+        if app.fixing is None:
+            problems = app.view.problems
+            if problems:
+                app.ask_crop(*_place_of(problems[0]))
+            else:
+                app.crop = None
+        self._show_crop()
         self.rebuild()
 
     def on_leave(self, *_: Any) -> None:
         app = App.get_running_app()
-        app.unbind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild)
+        app.unbind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild,
+                   crop=self._show_crop, fixing=self.rebuild)
         self.picking = None
+        app.fixing = None
+
+    def _show_crop(self, *_: Any) -> None:
+        app = App.get_running_app()
+        img = app.crop
+        if img is None:
+            self.texture = None
+            return
+        h, w = img.shape[:2]
+        texture = Texture.create(size=(w, h), colorfmt="rgb")
+        texture.blit_buffer(img.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self.texture = texture
 
     def rebuild(self, *_: Any) -> None:
         app = App.get_running_app()
         box = self.ids.rows
         box.clear_widgets()
         problems = app.view.problems
-        if self.picking is not None:
-            box.add_widget(Label(text=app.problem_line(self.picking), font_size=16 * app.u,
-                                 size_hint_y=None, height=40 * app.u))
-            picker = CardPicker(cols=10, spacing=3, size_hint_y=None, height=7 * 46 * app.u,
-                                on_pick=self._picked)
-            box.add_widget(picker)
+        target = app.fixing
+        if target is not None:
+            where = place_words(target["place"], app.lang, app.names())
+            self.question = tr("fix.pick_for", app.lang, where=where[:1].upper() + where[1:],
+                               card=app.card_name(target["card"]))
+            self._picker(box, app, app.fix_card, none_button=target["action"] is None)
             return
+        if self.picking is not None:
+            where = app.where_text(self.picking)
+            read = self.picking.best or _misread_card(self.picking)
+            self.question = tr("fix.pick_for", app.lang, where=where[:1].upper() + where[1:],
+                               card=app.card_name(read))
+            self._picker(box, app, self._picked, none_button=self.picking.kind == "doubt")
+            return
+        self.question = tr("fix.tap_card", app.lang)
         if not problems:
-            box.add_widget(Label(text=tr("problems.none", app.lang), font_size=18 * app.u,
+            box.add_widget(Label(text=tr("problems.none", app.lang), font_size=20 * app.u,
                                  size_hint_y=None, height=60 * app.u))
             return
         for p in problems:
             box.add_widget(self._row(app, p))
 
+    def _picker(self, box: Any, app: Any, pick: Callable[[Card | None], None],
+                none_button: bool) -> None:
+        if none_button:
+            box.add_widget(self._button(tr("btn.not_a_card", app.lang), lambda: pick(None),
+                                        size_hint_y=None, height=52 * app.u))
+        rows = (len(ALL_CARDS) + 9) // 10
+        picker = CardPicker(cols=10, spacing=3, size_hint_y=None,
+                            height=rows * (52 * app.u + 3), pick=pick)
+        box.add_widget(picker)
+
     def _row(self, app: Any, p: Problem) -> ProblemRow:
         row = ProblemRow(problem=p, text=app.problem_line(p))
         buttons = row.ids.buttons
         if p.kind == "doubt":
+            # Only the answers that fit a doubtful read: one of the guesses, another card,
+            # or no card at all.
             for card in (p.best, p.second):
                 if card is not None:
                     buttons.add_widget(self._button(tr("btn.choose", app.lang, card=app.card_name(card)),
                                                     lambda c=card: app.confirm(p, c)))
-        else:
-            last = len(app.view.actions) - 1
-            if last >= 0:
-                buttons.add_widget(self._button(tr("btn.undo_here", app.lang),
-                                                lambda: app.undo_to(last)))
+            buttons.add_widget(self._button(tr("btn.other_card", app.lang), lambda: self._pick(p)))
+            buttons.add_widget(self._button(tr("btn.not_a_card", app.lang),
+                                            lambda: app.confirm(p, None)))
+            return row
+        if _misread_card(p) is not None:
+            buttons.add_widget(self._button(tr("btn.other_card", app.lang), lambda: self._pick(p)))
+        if app.view.moves:
             buttons.add_widget(self._button(tr("btn.moves", app.lang), lambda: app.go("moves")))
-        buttons.add_widget(self._button(tr("btn.other_card", app.lang), lambda: self._pick(p)))
         return row
 
     @staticmethod
-    def _button(text: str, action: Callable[[], None]) -> widgets.BigButton:
-        b = widgets.BigButton(text=text)
+    def _button(text: str, action: Callable[[], None], **kwargs: Any) -> widgets.BigButton:
+        b = widgets.BigButton(text=text, **kwargs)
         b.bind(on_release=lambda *_: action())
         return b
 
@@ -118,13 +183,20 @@ class FixScreen(Screen):
         self.picking = p
         self.rebuild()
 
-    def _picked(self, card: Card) -> None:
+    def _picked(self, card: Card | None) -> None:
         app = App.get_running_app()
         p, self.picking = self.picking, None
         if p is not None:
             if p.kind == "doubt":
                 app.confirm(p, card)
-            elif app.view.actions:
-                # A violation caused by a misread card: the last move named the wrong card.
-                app.correct(len(app.view.actions) - 1, card)
+            else:
+                read = _misread_card(p)
+                flag, side = _place_of(p)
+                if read is not None and card is not None and flag and side:
+                    # The card the violation names was misread: the read at that place is
+                    # another card (the referee re-checks the table with it).
+                    from companion.rules.place import Place
+                    app.fixing = {"place": Place(flag, side), "index": 0, "card": read,
+                                  "action": None}
+                    app.fix_card(card)
         self.rebuild()

@@ -52,7 +52,8 @@ class ProofPanel(BoxLayout):
             self.mine, self.theirs, self.mine_title, self.theirs_title = [], [], "", ""
             return
         self.valid = bool(v.valid)
-        key = "proof.valid" if v.valid else "proof.invalid"
+        won = app.view.flag(v.flag).claimed == self.side and v.valid
+        key = "proof.won" if won else ("proof.valid" if v.valid else "proof.invalid")
         self.title = tr(key, lang, name=name, n=v.flag)
         self.proof = v.proof(lang, naming)
         self.mine = v.claimant.codes() if v.claimant is not None else []
@@ -61,8 +62,8 @@ class ProofPanel(BoxLayout):
             self.theirs = v.opponent.codes()
             label = v.opponent.describe(naming, lang)
             if v.opponent.added:
-                self.theirs_title = tr("proof.opponent_best", lang, name=app.side_name(other)) \
-                    + ": " + label
+                self.theirs_title = tr("proof.opponent_best", lang, name=app.side_name(other),
+                                       formation=label)
             else:
                 self.theirs_title = tr("proof.formation", lang, name=app.side_name(other),
                                        formation=label)

@@ -1,4 +1,5 @@
-"""The move list of this round, newest first, with "undo to here" on every move."""
+"""The move list of this round, newest first, in words.  "Undo…" on a move asks first,
+naming every move it would take back (that move and the later ones); an undo can be redone."""
 
 from __future__ import annotations
 
@@ -19,28 +20,29 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
 class MoveRow(BoxLayout):
-    index = NumericProperty(0)    # undo_to(index) keeps the moves before this one
+    index = NumericProperty(0)    # undo_to(index) takes back this move and the later ones
     text = StringProperty("")
 
 
 class MovesScreen(Screen):
     def on_enter(self, *_: Any) -> None:
         app = App.get_running_app()
-        app.bind(view=self.rebuild, lang=self.rebuild)
+        app.bind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild)
         self.rebuild()
 
     def on_leave(self, *_: Any) -> None:
-        App.get_running_app().unbind(view=self.rebuild, lang=self.rebuild)
+        app = App.get_running_app()
+        app.unbind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild)
+        app.cancel_undo()
 
     def rebuild(self, *_: Any) -> None:
         app = App.get_running_app()
         box = self.ids.rows
         box.clear_widgets()
-        actions = app.view.actions
-        if not actions:
-            box.add_widget(Label(text=tr("moves.empty", app.lang), font_size=18 * app.u,
+        moves = app.view.moves
+        if not moves:
+            box.add_widget(Label(text=tr("moves.empty", app.lang), font_size=20 * app.u,
                                  size_hint_y=None, height=60 * app.u))
             return
-        for i in range(len(actions) - 1, -1, -1):
-            box.add_widget(MoveRow(index=i, text=f"{i + 1}.  {actions[i]}"))
-        box.add_widget(MoveRow(index=0, text=tr("moves.start", app.lang)))
+        for i in range(len(moves) - 1, -1, -1):
+            box.add_widget(MoveRow(index=i, text=f"{i + 1}.  {app.action_text(moves[i])}"))

@@ -3,10 +3,13 @@
 Screens never hold a literal sentence: they call `tr(key, lang, **values)`.  A test checks
 that both tables have the same keys and the same `{placeholders}`.  Proof texts are the rules
 core's own (`ClaimVerdict.proof(lang, naming)`), and so are violations and refusals
-(`companion.rules.messages`): they are not translated here.
+(`companion.rules.messages`): they are not translated here.  French contractions of the
+players' names are format specs: `{name:de}` ("du Sud", "d'Anne"), `{name:à}` ("au Nord").
 """
 
 from __future__ import annotations
+
+import string
 
 from companion.errors import CompanionError
 
@@ -27,7 +30,7 @@ EN: dict[str, str] = {
     "turn": "{name} to play",
     "winner": "{name} wins the round",
     "tactics": "Tactics {north}–{south}",
-    "tactics.one": "Tactics played: {n}",
+    "tactics.one": "Tactics: {n}",
     "offline": "off the line: {cards}",
     "scores": "Score {north}–{south}",
     "round": "Round {n}",
@@ -58,15 +61,16 @@ EN: dict[str, str] = {
     "btn.save": "Save",
     "problems.count": "{n} to fix: {first}",
     "problems.none": "Nothing to fix",
-    "problem.doubt": "Doubtful read at {where}: {best} or {second}?",
-    "problem.doubt_single": "Doubtful read at {where}: is it {best}?",
+    "problem.doubt": "Doubtful read, {where}: {best} or {second}?",
+    "problem.doubt_single": "Doubtful read, {where}: is it {best}?",
     "problem.violation": "{message}",
     "proof.title": "Flag {n}",
     "proof.for": "If {name} claims now",
     "proof.valid": "{name} can claim flag {n}",
     "proof.invalid": "{name} cannot claim flag {n}",
+    "proof.won": "{name} took flag {n}: the proof",
     "proof.formation": "{name}: {formation}",
-    "proof.opponent_best": "{name}'s best possible",
+    "proof.opponent_best": "{name}'s best possible: {formation}",
     "proof.pending": "Asking the referee…",
     "claim.accepted": "{name} takes flag {n}",
     "claim.refused": "Claim refused",
@@ -139,21 +143,72 @@ EN: dict[str, str] = {
     "status.source_ended": "The recorded frames are over",
     "status.camera_lost": "No picture from the camera; trying again by itself ({error})",
     "status.camera_back": "The camera is back",
+    "place.flag": "flag {n}, {name}'s side",
+    "place.offline": "beside the line, {name}'s side",
+    "last": "Last: {what}",
+    "act.play": "{name} played {card} at flag {n}",
+    "act.guile": "{name} played {card}",
+    "act.redeploy": "{name} played {tactic}: {card} from flag {a} to flag {b}",
+    "act.redeploy_discard": "{name} played {tactic}: {card} from flag {a} discarded",
+    "act.deserter": "{name} played {tactic}: {card} removed from flag {n}",
+    "act.traitor": "{name} played {tactic}: {card} from flag {a} to flag {b}",
+    "act.claim": "{name} claimed flag {n}",
+    "act.pass": "{name} passed",
+    "act.draw_troop": "{name} drew a Troop card",
+    "act.draw_tactics": "{name} drew a Tactics card",
+    "act.draw_none": "{name} ended the turn without drawing",
+    "act.other": "{name} acted",
+    "wait.camera_lost": "Camera lost: check its cable; trying again by itself",
+    "wait.camera": "Waiting for the camera…",
+    "wait.deck": "No deck enrolled: the cards cannot be read. Camera > Enrol the deck",
+    "wait.hands": "Waiting for the hands to leave the table",
+    "wait.tiles": "Cannot see all nine flag tiles: uncover them",
+    "wait.answer": "Waiting for your answer: {what}",
+    "wait.fix": "Waiting for a fix: {what}",
+    "wait.guile": "Waiting: {what}",
+    "wait.restore": "Put the table back as recorded",
+    "wait.card": "Waiting for {name} to play a card",
+    "wait.card_claim": "Waiting for {name} to play a card ({claimer} may still claim)",
+    "wait.next_round": "{name} won the round: clear the table for the next one",
+    "wait.match_over": "Match over: {name} wins",
+    "can_claim": "{name}\ncan claim",
+    "claimed": "{name}'s",
+    "btn.undo": "Undo…",
+    "btn.redo": "Redo",
+    "btn.yes_undo": "Yes, undo",
+    "btn.cancel": "Cancel",
+    "btn.not_a_card": "No card there",
+    "btn.correct": "Correct",
+    "undo.ask": "Undo {n} moves? {moves}",
+    "undo.ask_one": "Undo this move? {moves}",
+    "undo.done": "Undone: {moves}. Put the table back, or tap Redo",
+    "redo.done": "Redone: {moves}",
+    "fix.picked": "Recorded: {card} {where}",
+    "fix.picked_none": "Recorded: no card {where}",
+    "fix.pick_for": "{where}: read as {card}. Which card is it?",
+    "fix.tap_card": "Tap a card on the table to correct it",
+    "fix.no_picture": "No camera picture of this place",
+    "calib.no_lock": "This camera has no exposure or focus to lock: only the Pi camera has",
+    "calib.no_deck": "No deck enrolled yet: enrol the deck before the first game",
+    "calib.waiting": "Waiting for the camera…",
+    "enrol.refused": "Not captured: {why}",
+    "enrol.one_card": "the picture shows no single card of the deck's size (measured: {size}); "
+                      "lay one card alone, flat",
 }
 
 FR: dict[str, str] = {
     "app.title": "Arbitre Battle Line",
     "side.north": "Nord",
     "side.south": "Sud",
-    "turn": "Au tour de {name}",
+    "turn": "Au tour {name:de}",
     "winner": "{name} gagne la manche",
     "tactics": "Tactiques {north}–{south}",
-    "tactics.one": "Tactiques jouées : {n}",
+    "tactics.one": "Tactiques : {n}",
     "offline": "hors ligne : {cards}",
     "scores": "Score {north}–{south}",
     "round": "Manche {n}",
     "flag": "Drapeau {n}",
-    "flag.claimed_by": "à {name}",
+    "flag.claimed_by": "{name:à}",
     "flag.can_claim": "{name} peut revendiquer",
     "fog": "Brouillard",
     "mud": "Boue",
@@ -170,7 +225,7 @@ FR: dict[str, str] = {
     "btn.choose": "C'est {card}",
     "btn.other_card": "Une autre carte…",
     "btn.new_game": "Nouvelle partie",
-    "btn.enrol": "Enregistrer le jeu",
+    "btn.enrol": "Apprendre les cartes",
     "btn.capture": "Capturer",
     "btn.skip": "Passer",
     "btn.prev": "< Précédent",
@@ -179,15 +234,16 @@ FR: dict[str, str] = {
     "btn.save": "Enregistrer",
     "problems.count": "{n} à corriger : {first}",
     "problems.none": "Rien à corriger",
-    "problem.doubt": "Lecture douteuse en {where} : {best} ou {second} ?",
-    "problem.doubt_single": "Lecture douteuse en {where} : est-ce {best} ?",
+    "problem.doubt": "Lecture douteuse, {where} : {best} ou {second} ?",
+    "problem.doubt_single": "Lecture douteuse, {where} : est-ce {best} ?",
     "problem.violation": "{message}",
     "proof.title": "Drapeau {n}",
     "proof.for": "Si {name} revendique maintenant",
     "proof.valid": "{name} peut revendiquer le drapeau {n}",
     "proof.invalid": "{name} ne peut pas revendiquer le drapeau {n}",
+    "proof.won": "{name} a pris le drapeau {n} : la preuve",
     "proof.formation": "{name} : {formation}",
-    "proof.opponent_best": "Meilleure formation possible de {name}",
+    "proof.opponent_best": "Meilleure formation possible {name:de} : {formation}",
     "proof.pending": "L'arbitre vérifie…",
     "claim.accepted": "{name} prend le drapeau {n}",
     "claim.refused": "Revendication refusée",
@@ -222,9 +278,9 @@ FR: dict[str, str] = {
     "calib.lock": "Figer exposition et mise au point",
     "calib.locked": "Exposition, balance des blancs et mise au point figées",
     "calib.error": "Caméra : {message}",
-    "enrol.title": "Enregistrer le jeu",
+    "enrol.title": "Apprendre les cartes",
     "enrol.ask": "Posez {card} face visible, seule, sous la caméra — {i} sur {n}",
-    "enrol.done": "Jeu enregistré : {n} cartes dans {path}",
+    "enrol.done": "Cartes apprises : {n} cartes dans {path}",
     "enrol.captured": "{card} capturée",
     "history.title": "Parties enregistrées",
     "history.empty": "Aucune partie enregistrée",
@@ -261,9 +317,84 @@ FR: dict[str, str] = {
     "status.source_ended": "Les images enregistrées sont terminées",
     "status.camera_lost": "Plus d'image de la caméra ; nouvel essai automatique ({error})",
     "status.camera_back": "La caméra est revenue",
+    "place.flag": "drapeau {n}, côté {name}",
+    "place.offline": "à côté de la ligne, côté {name}",
+    "last": "Dernier coup : {what}",
+    "act.play": "{name} a joué {card} au drapeau {n}",
+    "act.guile": "{name} a joué {card}",
+    "act.redeploy": "{name} a joué {tactic} : {card} du drapeau {a} au drapeau {b}",
+    "act.redeploy_discard": "{name} a joué {tactic} : {card} du drapeau {a} défaussée",
+    "act.deserter": "{name} a joué {tactic} : {card} retirée du drapeau {n}",
+    "act.traitor": "{name} a joué {tactic} : {card} du drapeau {a} au drapeau {b}",
+    "act.claim": "{name} a revendiqué le drapeau {n}",
+    "act.pass": "{name} a passé",
+    "act.draw_troop": "{name} a pioché une carte Troupe",
+    "act.draw_tactics": "{name} a pioché une carte Tactique",
+    "act.draw_none": "{name} a fini son tour sans piocher",
+    "act.other": "{name} a joué",
+    "wait.camera_lost": "Caméra perdue : vérifiez son câble ; nouvel essai automatique",
+    "wait.camera": "En attente de la caméra…",
+    "wait.deck": "Aucun jeu de cartes appris : les cartes ne peuvent pas être lues. "
+                 "Caméra > Apprendre les cartes",
+    "wait.hands": "En attente : des mains sont au-dessus de la table",
+    "wait.tiles": "Les neuf tuiles ne sont pas toutes visibles : découvrez-les",
+    "wait.answer": "En attente de votre réponse : {what}",
+    "wait.fix": "En attente d'une correction : {what}",
+    "wait.guile": "En attente : {what}",
+    "wait.restore": "Remettez la table comme enregistrée",
+    "wait.card": "En attente d'une carte {name:de}",
+    "wait.card_claim": "En attente d'une carte {name:de} ({claimer} peut encore revendiquer)",
+    "wait.next_round": "{name} a gagné la manche : videz la table pour la suivante",
+    "wait.match_over": "Match terminé : {name} gagne",
+    "can_claim": "{name} peut\nle prendre",
+    "claimed": "{name:à}",
+    "btn.undo": "Annuler…",
+    "btn.redo": "Rétablir",
+    "btn.yes_undo": "Oui, annuler",
+    "btn.cancel": "Non",
+    "btn.not_a_card": "Pas de carte ici",
+    "btn.correct": "Corriger",
+    "undo.ask": "Annuler {n} coups ? {moves}",
+    "undo.ask_one": "Annuler ce coup ? {moves}",
+    "undo.done": "Annulé : {moves}. Remettez la table, ou touchez Rétablir",
+    "redo.done": "Rétabli : {moves}",
+    "fix.picked": "Enregistré : {card}, {where}",
+    "fix.picked_none": "Enregistré : pas de carte, {where}",
+    "fix.pick_for": "{where} : lue comme {card}. Quelle carte est-ce ?",
+    "fix.tap_card": "Touchez une carte de la table pour la corriger",
+    "fix.no_picture": "Pas d'image de la caméra pour cet endroit",
+    "calib.no_lock": "Cette caméra n'a ni exposition ni mise au point à figer : seule la "
+                     "caméra du Pi en a",
+    "calib.no_deck": "Aucun jeu de cartes appris : apprenez les cartes avant la première partie",
+    "calib.waiting": "En attente de la caméra…",
+    "enrol.refused": "Non capturée : {why}",
+    "enrol.one_card": "l'image ne montre pas une seule carte de la taille du jeu (mesuré : "
+                      "{size}) ; "
+                      "posez une carte seule, à plat",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "fr": FR}
+
+
+_DEFAULT_FR = {"Nord", "Sud"}
+_VOWELS = tuple("AEIOUYÉÈÊÀÂÎÔaeiouyéèêàâîôhH")
+
+
+class _Formatter(string.Formatter):
+    """`{name:de}` and `{name:à}`: French "du Sud", "de Brune", "d'Anne", "au Nord", "à Brune"
+    (the default names take the article; a player's own name does not)."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec in ("de", "à") and isinstance(value, str):
+            if value in _DEFAULT_FR:
+                return ("du " if format_spec == "de" else "au ") + value
+            if format_spec == "de" and value.startswith(_VOWELS):
+                return "d'" + value
+            return f"{format_spec} {value}"
+        return super().format_field(value, format_spec)
+
+
+_FORMAT = _Formatter()
 
 
 def tr(key: str, lang: str = "en", **values: object) -> str:
@@ -275,4 +406,4 @@ def tr(key: str, lang: str = "en", **values: object) -> str:
         text = table[key]
     except KeyError:
         raise UnknownTextError(f"no text {key!r} in the {lang!r} table") from None
-    return text.format(**values) if values else text
+    return _FORMAT.vformat(text, (), values) if values else text

@@ -1,69 +1,131 @@
-"""Words for the replay: a recorded move in the screen's language with the edition's card
-names (`Ada plays red 8 at flag 3`: players read moves, not the notation), and what a
-replayed flag says."""
+"""What the table screen says in words: the last action, the places, and the status line
+that always tells what the companion is waiting for (no Kivy here: the tests call it as is).
+
+Nothing here decides: the words follow the referee's `Display` and the session's `Status`.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-from companion.rules.actions import (Action, Claim, Deserter, Draw, Pass, Play, Redeploy, Scout,
-                                     Traitor)
-from companion.rules.cards import BY_CODE, Card
+from companion.appliance.status import Status
+from companion.referee.display import Display, Problem
+from companion.rules.actions import Claim, Deserter, Draw, Pass, Play, Redeploy, Scout, Traitor
+from companion.rules.cards import Card, Naming
+from companion.rules.place import Place
 
 from .strings import tr
 
-if TYPE_CHECKING:
-    from companion.referee.display import FlagView
+Names = Mapping[str, str]
 
 
-def describe(action: Action, lang: str, naming: str, name: str) -> str:
-    """`action` as a sentence; `name` is the name of the player who made it."""
-    def card(c: Card) -> str:
-        return c.name(naming)  # type: ignore[arg-type]
+def card_naming(naming: str, lang: str) -> Naming:
+    """The card names a screen in `lang` uses: a French table never shows the English names
+    (GMT's English edition becomes its French one); an English table keeps the choice."""
+    if lang == "fr" and naming == "gmt-en":
+        return "gmt-fr"   # the English names of the edition on a French table: its French ones
+    return naming  # type: ignore[return-value]
 
-    def guile(code: str) -> str:
-        return card(BY_CODE[code])
+
+def to_name(side: str, lang: str, names: Names) -> str:
+    """`à` + a player's name, with the French contraction for the default names ("au Sud")."""
+    name = names.get(side, side)
+    if lang == "fr":
+        if name in (tr("side.north", "fr"), tr("side.south", "fr")):
+            return f"au {name}"
+        return f"à {name}"
+    return f"to {name}"
+
+
+def place_words(place: Place, lang: str, names: Names) -> str:
+    """`flag 4, North's side` / `drapeau 4, côté Nord`; off the line likewise."""
+    who = names.get(place.side, place.side)
+    if place.offline:
+        return tr("place.offline", lang, name=who)
+    return tr("place.flag", lang, n=place.flag, name=who)
+
+
+def action_words(action: Any, lang: str, naming: Naming, names: Names) -> str:
+    """A committed action in words, past tense: `North played blue 7 at flag 3`."""
+    name = names.get(getattr(action, "player", ""), "")
+
+    def card(c: Card | str) -> str:
+        return (c if isinstance(c, Card) else Card(c)).name(naming)
 
     match action:
         case Play():
-            key = "move.env" if action.card.family == "environment" else "move.play"
-            return tr(key, lang, name=name, card=card(action.card), flag=action.flag)
+            return tr("act.play", lang, name=name, card=card(action.card), n=action.flag)
         case Scout():
-            return tr("move.scout", lang, name=name, guile=guile("SCOUT"))
+            return tr("act.guile", lang, name=name, card=card("SCOUT"))
         case Redeploy():
             if action.to_flag is None:
-                return tr("move.redeploy_discard", lang, name=name, guile=guile("REDEPLOY"),
-                          card=card(action.card), from_flag=action.from_flag)
-            return tr("move.redeploy", lang, name=name, guile=guile("REDEPLOY"),
-                      card=card(action.card), from_flag=action.from_flag,
-                      to_flag=action.to_flag)
+                return tr("act.redeploy_discard", lang, name=name, tactic=card("REDEPLOY"),
+                          card=card(action.card), a=action.from_flag)
+            return tr("act.redeploy", lang, name=name, tactic=card("REDEPLOY"),
+                      card=card(action.card), a=action.from_flag, b=action.to_flag)
         case Deserter():
-            return tr("move.deserter", lang, name=name, guile=guile("DESERTER"),
-                      card=card(action.card), flag=action.flag)
+            return tr("act.deserter", lang, name=name, tactic=card("DESERTER"),
+                      card=card(action.card), n=action.flag)
         case Traitor():
-            return tr("move.traitor", lang, name=name, guile=guile("TRAITOR"),
-                      card=card(action.card), from_flag=action.from_flag,
-                      to_flag=action.to_flag)
+            return tr("act.traitor", lang, name=name, tactic=card("TRAITOR"),
+                      card=card(action.card), a=action.from_flag, b=action.to_flag)
         case Claim():
-            return tr("move.claim", lang, name=name, flag=action.flag)
+            return tr("act.claim", lang, name=name, n=action.flag)
         case Pass():
-            return tr("move.pass", lang, name=name)
+            return tr("act.pass", lang, name=name)
         case Draw():
-            return tr("move.draw", lang, name=name)
-    return tr("move.other", lang, name=name)
+            if action.deck is None:
+                return tr("act.draw_none", lang, name=name)
+            return tr(f"act.draw_{action.deck}", lang, name=name)
+    return tr("act.other", lang, name=name)
 
 
-def flag_text(app: Any, flag: FlagView, u: float) -> str:
-    """What a replayed flag says: its number, Fog/Mud, and for a claimed flag the side that
-    holds it and the player's name (readable without telling red from green)."""
-    lines = [f"[size={int(20 * u)}]{flag.number}[/size]"]
-    if flag.env:
-        lines.append(" ".join(tr("fog" if c.code == "FOG" else "mud", app.lang)
-                              for c in flag.env))
-    if flag.claimed:
-        side = tr(f"side.{flag.claimed}", app.lang)
-        name = app.replay_name(flag.claimed)
-        lines.append(f"[b]{side}[/b]")
-        if name != side:
-            lines.append(name if len(name) <= 8 else name[:7] + "…")
-    return "\n".join(lines)
+def last_action_line(view: Display, lang: str, naming: Naming, names: Names) -> str:
+    if not view.moves:
+        return ""
+    return tr("last", lang, what=action_words(view.moves[-1], lang, naming, names))
+
+
+def status_line(view: Display, status: Status, lang: str, naming: Naming, names: Names,
+                problem: str = "") -> str:
+    """What the companion waits for now, first things first: the camera, a deck, hands over
+    the table, the tiles, a player's answer, a card; never empty while a game is on.
+
+    `problem` is the first open problem in words (the referee's sentence in `lang`).
+    """
+    if status.waiting is not None:
+        return tr("wait.camera_lost", lang)
+    if status.frames == 0 and not status.ended:
+        return tr("wait.camera", lang)
+    if not status.deck:
+        return tr("wait.deck", lang)
+    if view.mode == "match-over" or (view.winner is not None and view.mode != "round-over"):
+        if view.winner is not None:
+            return tr("wait.match_over", lang, name=names.get(view.winner, ""))
+    if view.mode == "round-over":
+        return tr("wait.next_round", lang, name=names.get(view.winner or "", ""))
+    if status.moving:
+        return tr("wait.hands", lang)
+    if status.unreadable:
+        return tr("wait.tiles", lang)
+    if view.problems:
+        first: Problem = view.problems[0]
+        key = "wait.answer" if first.kind == "doubt" else "wait.fix"
+        return tr(key, lang, what=problem)
+    if view.waiting:
+        return tr("wait.guile", lang, what=problem)
+    if view.mode == "holding":
+        return tr("wait.restore", lang)
+    if status.ended:
+        return tr("status.source_ended", lang)
+    if view.to_play is not None and view.in_game:
+        if view.to_play != view.to_move:
+            return tr("wait.card_claim", lang, name=names.get(view.to_play or "", ""),
+                      claimer=names.get(view.to_move or "", ""))
+        return tr("wait.card", lang, name=names.get(view.to_play, ""))
+    return tr("status.waiting", lang)
+
+
+__all__ = ["action_words", "card_naming", "last_action_line", "place_words", "status_line",
+           "to_name"]

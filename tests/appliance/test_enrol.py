@@ -57,3 +57,33 @@ def test_deck_enrol_camera_asks_card_by_card_and_goes_on_after_a_stop(
     assert "enrolled 70 cards from the camera (63 x 87.5 mm)" in said.out or \
         "enrolled 70 cards from the camera (63 x 88 mm)" in said.out, said
     assert len(Deck.load(out).cards) == 70
+
+
+def _pile(codes: tuple[str, ...]) -> object:
+    """A frame of the rig with several cards laid on one another beside the line."""
+    from companion.rules.cards import BY_CODE
+    return render(Scene(offline_south=tuple(BY_CODE[c] for c in codes), table_seed=3),
+                  printing_named("classic"), seed=1)
+
+
+def test_a_stack_of_cards_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    from companion.appliance.enrol import NotOneCardError, capture_frame, read_sizes
+    from companion.rules.cards import BY_CODE
+
+    pictures = tmp_path / "pictures"
+    # Before the deck's size is known: a stack of three 10s is no single card's size.
+    with pytest.raises(NotOneCardError, match="no single card's size") as refused:
+        capture_frame(_pile(("R10", "O10", "Y10")), BY_CODE["R1"], pictures)  # type: ignore[arg-type]
+    assert isinstance(refused.value.measured, tuple) and refused.value.measured[1] > 115
+    assert not (pictures / "R1.png").exists() and read_sizes(pictures) == {}
+    # Single cards are taken; once three are measured, their size is the deck's size...
+    for i in range(3):
+        said = capture_frame(_laid(i, "classic"), ALL_CARDS[i], pictures)  # type: ignore[arg-type]
+        assert "cut out, 63" in said
+    # ... and two cards on one another, plausible for some deck, are not one card of this one.
+    with pytest.raises(NotOneCardError, match=r"not one card of this deck \(63 x 88 mm\)"):
+        capture_frame(_pile(("R10", "O10")), ALL_CARDS[3], pictures)  # type: ignore[arg-type]
+    assert not (pictures / f"{ALL_CARDS[3].code}.png").exists()
+    assert len(read_sizes(pictures)) == 3
+    capture_frame(_laid(3, "classic"), ALL_CARDS[3], pictures)  # type: ignore[arg-type]
+    assert len(read_sizes(pictures)) == 4

@@ -112,3 +112,19 @@ def test_auto_pin_factory_warns_and_falls_back_to_mock_off_a_pi() -> None:
         make_pin_factory("real")
     with pytest.raises(PinFactoryError, match="'gpio'"):
         make_pin_factory("gpio")
+
+
+def test_the_players_leds_are_told_apart_by_their_place_not_their_colour(
+        pin_map: PinMap, tmp_path, caplog) -> None:
+    from companion.hw.pins import load_pin_map
+    # The rig's pin map: one colour on both sides, and it is no red/green pair.
+    assert pin_map.colour("north") == pin_map.colour("south")
+    assert {pin_map.colour("north"), pin_map.colour("south")} != {"red", "green"}
+    # An older rig's red/green pin map still loads, with a warning saying why to change it.
+    old = tmp_path / "pinmap.yaml"
+    text = (ROOT / "hardware" / "pinmap.yaml").read_text(encoding="utf-8")
+    old.write_text(text.replace("colours: {north: amber, south: amber}",
+                                "colours: {north: red, south: green}"), encoding="utf-8")
+    with caplog.at_level("WARNING"):
+        assert load_pin_map(old).colours == ("red", "green")
+    assert "red/green pair" in caplog.text

@@ -84,7 +84,7 @@ def test_violations_and_refusals_in_french() -> None:
     (v,) = ref.state.violations
     assert v.reason == "wrong-player"
     assert v.text("fr", "medieval-fr", {"north": "Anne", "south": "Bob"}) == (
-        "Anne joue rouge 8 au drapeau 3 (N R8@3) : c'est à Bob de jouer, pas à Anne")
+        "Anne joue rouge 8 au drapeau 3 : c'est à Bob de jouer, pas à Anne")
     assert v.text() == message("wrong-player", v.params)
     assert v.message.startswith("North playing R8 at flag 3")   # the English one, unchanged
     cam.settle(t.lift("R8").lay("south", "R7", 3))
@@ -97,7 +97,7 @@ def test_violations_and_refusals_in_french() -> None:
         ref.pass_turn("south")
     assert info.value.reason == "wrong-phase"
     assert info.value.text("fr", names={"south": "Bob"}) == \
-        "Bob passe (S PASS) : Bob a déjà joué une carte ce tour-ci"
+        "Bob passe : Bob a déjà joué une carte ce tour-ci"
 
 
 def test_what_a_guile_card_waits_for_in_french() -> None:

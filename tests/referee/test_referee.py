@@ -479,3 +479,39 @@ def test_schotten_totten_refuses_battle_line_cards_and_speaks_of_stones() -> Non
     events = cam.settle(t.lift("R10").lay("north", "R9", 2))
     assert committed(events) == [Play("north", C("R9"), 2)]
     assert cam.referee.state.violations == ()
+
+
+def test_an_undo_can_be_redone_and_the_record_replays_to_the_same_state(
+        tmp_path) -> None:
+    from companion.record.recorder import open_match
+    from companion.record.store import MatchStore
+
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        referee, _recorder = open_match(store, RefereeSettings())
+        cam = Camera(referee)
+        t = _opening(cam)
+        before = referee.state.actions
+        events = referee.undo_to(4)
+        assert violations(events) == ["undo-restore"]
+        assert referee.state.redo == before[4:]
+        # Redone: the table was never touched, so it matches at once.
+        referee.redo()
+        state = referee.state
+        assert state.actions == before and state.violations == () and state.redo == ()
+        assert state.mode == "playing"
+        with pytest.raises(RefereeError, match="nothing to redo") as refused:
+            referee.redo()
+        assert refused.value.reason == "no-redo"
+        # The record: the undo, then the same actions again; it replays to the same state.
+        match_id, = store.match_ids()
+        assert store.effective_actions(match_id) == list(before)
+        assert store.replay(match_id)[-1].position() == state.game.position()
+        # An undo followed by another move forgets what could be redone.
+        referee.undo_to(5)
+        t.lift("G7")
+        cam.settle(t)
+        assert referee.state.redo == (before[5],)
+        cam.settle(t.lay("north", "G8", 5))
+        assert referee.state.actions[-1] == Play("north", C("G8"), 5)
+        assert referee.state.redo == ()
+        assert store.effective_actions(match_id) == list(referee.state.actions)

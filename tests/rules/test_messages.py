@@ -89,7 +89,9 @@ def test_values_are_written_in_the_language() -> None:
     params = {"action": Redeploy("north", R8, 2, None), "player": "north", "flag": 2,
               "capacity": 4, "card": R8, "case": "mud"}
     fr = message("no-slot", params, "fr", "gmt-fr", {"north": "Anne"})
-    assert fr.startswith("Anne redéploie rouge 8 du drapeau 2 vers la défausse (N REDEPLOY")
+    # The action in words, without its notation (that belongs to records and exports).
+    assert fr.startswith("Anne redéploie rouge 8 du drapeau 2 vers la défausse : ")
+    assert "REDEPLOY" not in fr
     assert "4 cartes (Boue)" in fr
     en = message("no-slot", params, "en")
     assert en.startswith("North redeploying red 8 from flag 2 to the discards") and "(Mud)" in en

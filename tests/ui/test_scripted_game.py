@@ -26,11 +26,11 @@ def test_a_game_on_the_touchscreen(start_app, artifacts_dir: Path, size) -> None
     table = ui.screen("table")
     assert app.view.flag(1).claimable("south") and not app.view.flag(1).claimable("north")
     assert "Y5" in [str(c) for c in app.view.flag(4).north] or app.view.problems[0].best.code == "Y5"
-    assert "yellow 5" in table.ids.problem_label.text and "orange 5" in table.ids.problem_label.text
+    assert "yellow 5" in table.ids.status_label.text and "orange 5" in table.ids.status_label.text
     ui.shot(artifacts_dir, "table-doubt")
 
     # Tap flag 1: the proofs of both players, as the rules core writes them.
-    ui.press(table.ids.board.columns[0].children[1])   # the flag button (middle child)
+    ui.press(table.ids.board.columns[0].ids.flag_button)
     assert app.root.current == "flag"
     ui.until(lambda: "south" in app.proofs and "north" in app.proofs, what="the proofs")
     flag = ui.screen("flag")
@@ -60,8 +60,23 @@ def test_a_game_on_the_touchscreen(start_app, artifacts_dir: Path, size) -> None
     ui.shot(artifacts_dir, "moves")
     newest = moves.ids.rows.children[-1]
     assert newest.index == 5
+    assert "(" not in newest.text and "North" in newest.text   # in words, no notation
     ui.press([c for c in newest.children if hasattr(c, "text") and "Undo" in c.text][0])
+    # Undo asks first, naming exactly the move it takes back; nothing is undone yet.
+    assert app.undo_text.startswith("Undo this move? North played orange 5 at flag 4"), \
+        app.undo_text
+    assert len(app.view.actions) == 6
+    ui.shot(artifacts_dir, "moves-undo-ask")
+    ui.press(moves.ids.yes_undo)
     ui.until(lambda: len(app.view.actions) == 5, what="the undo")
+    assert app.message.startswith("Undone: North played orange 5 at flag 4")
+    # ... and it can be redone.
+    ui.until(lambda: not moves.ids.redo.disabled, what="the redo button")
+    ui.shot(artifacts_dir, "moves-redo")
+    ui.press(moves.ids.redo)
+    ui.until(lambda: len(app.view.actions) == 6, what="the redo")
+    assert str(app.view.flag(4).north[0]) == "O5" and not app.view.problems
+    assert app.message.startswith("Redone: North played orange 5 at flag 4")
 
     # Switch to French: every text follows.
     app.go("settings")
@@ -92,9 +107,9 @@ def test_a_violation_in_french(start_app, artifacts_dir: Path) -> None:
     assert problem.kind == "violation" and problem.reason == "wrong-phase"
     assert problem.message.startswith("South playing P7 at flag 5")    # the English message
     table = ui.screen("table")
-    french = ("Brune joue violet 7 au drapeau 5 (S P7@5) : Brune a déjà joué une carte ce "
+    french = ("Brune joue violet 7 au drapeau 5 : Brune a déjà joué une carte ce "
               "tour-ci et ne peut pas jouer violet 7 en plus")
-    ui.until(lambda: french in table.ids.problem_label.text, what="the French violation")
+    ui.until(lambda: french in table.ids.status_label.text, what="the French violation")
     ui.shot(artifacts_dir, "table-violation-fr")
     ui.press(table.ids.fix_button)
     fix = ui.screen("fix")
@@ -103,10 +118,10 @@ def test_a_violation_in_french(start_app, artifacts_dir: Path) -> None:
     # A request the referee refuses: its answer is in French too.
     app.pass_turn("south")
     ui.until(lambda: app.message, what="the refusal")
-    assert app.message == "Brune passe (S PASS) : Brune a déjà joué une carte ce tour-ci"
+    assert app.message == "Brune passe : Brune a déjà joué une carte ce tour-ci"
     # Back to English: the same violation in English, with the card names still chosen.
     app.go("settings")
     ui.press(ui.screen("settings").ids.lang_en)
     app.go("table")
-    ui.until(lambda: "Brune playing violet 7 at flag 5 (S P7@5): Brune has already played"
-             in table.ids.problem_label.text, what="the English violation")
+    ui.until(lambda: "Brune playing violet 7 at flag 5: Brune has already played"
+             in table.ids.status_label.text, what="the English violation")

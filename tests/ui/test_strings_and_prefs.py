@@ -33,7 +33,10 @@ def test_every_key_the_screens_use_exists() -> None:
 
 
 def test_tr_fills_and_refuses_clearly() -> None:
-    assert tr("turn", "fr", name="Ada") == "Au tour de Ada"
+    assert tr("turn", "fr", name="Ada") == "Au tour d'Ada"       # French elision
+    assert tr("turn", "fr", name="Brune") == "Au tour de Brune"
+    assert tr("turn", "fr", name="Sud") == "Au tour du Sud"      # the default names: du, au
+    assert tr("flag.claimed_by", "fr", name="Nord") == "au Nord"
     with pytest.raises(UnknownTextError, match="no text 'nope'"):
         tr("nope")
     with pytest.raises(UnknownTextError, match="unknown language 'de'"):
