@@ -67,6 +67,7 @@ class ReadingSettings:
     colour_doubt: float
     recolour_min_spread: float
     colour_min_vivid: float
+    grey_min_reads: int
     stock_switch: float
     stock_near: float
     stock_table_min: float
@@ -1134,6 +1135,15 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     of the cards they name (drawn towards no change), takes that shift out.
     """
     s = ReadingSettings.load()
+    # A camera that gives no colour (greyscale) leaves every band grey, whatever it is read
+    # as: measured against the deck's usual Troop, not against the cards the bands were
+    # named (a Troop misread as a Tactics card in a grey frame would pass for grey).
+    troop = np.array([c.is_troop for c in tpl.cards])
+    usual = float(np.median(tpl.vivid[troop])) if troop.any() else 0.0
+    seen_all = np.array([r.vivid for r in reads if r.hue is not None])
+    if usual > 1e-3 and len(seen_all) >= s.grey_min_reads and \
+            float(np.median(seen_all)) < s.colour_min_vivid * usual:
+        return [replace(r, colour_t=1.0) if r.hue is not None else r for r in reads]
     fit = [r for r in reads if r.hue is not None and r.shape is not None
            and float(r.shape.max()) >= s.recolour_min_shape]
     if len(fit) < s.recolour_min_reads:

@@ -130,3 +130,33 @@ def test_every_tuning_family_enrols_from_one_copy_and_reads_another(family: str)
     assert s["wrong_unflagged_pct"] == 0.0, score.mistakes
     assert s["right_pct"] >= 80.0, score.mistakes
     assert s["tiles_right"] == s["tiles"]
+
+
+@pytest.mark.parametrize("rig", ["reference", "webcam"])
+@pytest.mark.parametrize("family", ["centred", "banner", "colour-word"])
+def test_a_greyscale_camera_leaves_no_read_silent_tactics_included(family: str,
+                                                                   rig: str) -> None:
+    """A camera that gives no colour changes how a coloured printing's ink looks: a Troop
+    may then fit a Tactics card's band better than its own.  The frame is known to be grey
+    from all its bands (not from what they were read as), and no read of it is sure."""
+    import tempfile
+
+    from companion.synth import RIGS, write_deck_images
+    from companion.synth.zoo import FAMILIES, rendition
+    from companion.vision.deck import enrol
+    from companion.vision.evaluate import Score
+
+    p = FAMILIES[family](0)
+    with tempfile.TemporaryDirectory() as tmp:
+        write_deck_images(rendition(p, 1), tmp, 5.0)
+        dk = enrol(tmp, (p.card_w, p.card_h))
+    score = Score()
+    with TableReader(dk, workers=0) as reader:
+        for seed in (3, 4):
+            grey = render(sample_scene(), rendition(p, 2), seed, Degrade(grey=True, noise=3.0),
+                          rig=RIGS[rig])
+            score.add(reader.read(grey), sample_scene().observation(), f"{family} {seed}")
+            reader.reset()
+    s = score.summary()
+    assert s["wrong_unflagged_pct"] == 0.0, score.mistakes
+    assert s["right_pct"] == 0.0 or s["doubtful_pct"] > 50.0
