@@ -8,7 +8,6 @@ from typing import Any
 
 from kivy.app import App
 from kivy.graphics import Color, Line
-from kivy.graphics.texture import Texture
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
@@ -16,6 +15,7 @@ from kivy.uix.screenmanager import Screen
 from companion.vision import geometry
 
 from . import widgets  # noqa: F401 - shared widget rules
+from .widgets import show_picture
 from .strings import tr
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -45,11 +45,7 @@ class CalibrationScreen(Screen):
             self.verdict = tr("calib.waiting", app.lang)
             self.advice = no_deck
             return
-        h, w = p.image.shape[:2]
-        if self.texture is None or tuple(self.texture.size) != (w, h):
-            self.texture = Texture.create(size=(w, h), colorfmt="rgb")
-        self.texture.blit_buffer(p.image.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
-        self.ids.picture.canvas.ask_update()
+        show_picture(self, p.image)
         self.ok = not p.missing and not p.error
         if p.missing:
             self.verdict = tr("calib.missing", app.lang, flags=", ".join(map(str, p.missing)))

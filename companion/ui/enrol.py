@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics.texture import Texture
 from kivy.lang import Builder
 from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import Screen
@@ -19,6 +18,7 @@ from companion.rules.cards import Card
 from companion.rules.edition import EDITIONS
 
 from . import widgets  # noqa: F401 - shared widget rules
+from .widgets import show_picture
 from .strings import tr
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -57,11 +57,7 @@ class EnrolScreen(Screen):
         p = App.get_running_app().preview
         if p is None:
             return
-        h, w = p.image.shape[:2]
-        if self.texture is None or tuple(self.texture.size) != (w, h):
-            self.texture = Texture.create(size=(w, h), colorfmt="rgb")
-        self.texture.blit_buffer(p.image.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
-        self.ids.picture.canvas.ask_update()
+        show_picture(self, p.image)
 
     def ask(self, *_: Any) -> None:
         app = App.get_running_app()

@@ -8,6 +8,7 @@ out the same way with large touch targets.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from kivy.app import App
 from kivy.lang import Builder
@@ -35,6 +36,16 @@ _SHORT = {
                     "SHIELD": "Supp", "FOG": "Brouil", "MUD": "Boue", "SCOUT": "Reco",
                     "REDEPLOY": "Redép", "DESERTER": "Désert", "TRAITOR": "Traît"},
 }
+
+
+def show_picture(screen: Any, image: Any) -> None:
+    """Show a camera picture (RGB, H x W x 3) in `screen.texture`, drawn by its `picture`."""
+    from kivy.graphics.texture import Texture
+    h, w = image.shape[:2]
+    if screen.texture is None or tuple(screen.texture.size) != (w, h):
+        screen.texture = Texture.create(size=(w, h), colorfmt="rgb")
+    screen.texture.blit_buffer(image.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+    screen.ids.picture.canvas.ask_update()
 
 
 def short_label(code: str, naming: str) -> str:
