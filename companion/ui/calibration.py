@@ -59,6 +59,7 @@ class CalibrationScreen(Screen):
                  tr("wait.tiles", app.lang))   # the vision's detail is in English only
         if no_deck:
             self.advice = no_deck + ("\n" + self.advice if self.advice else "")
+        h, w = p.image.shape[:2]
         self._overlay(p, w, h)
 
     def _overlay(self, p: Any, w: int, h: int) -> None:
