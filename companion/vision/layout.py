@@ -498,11 +498,19 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
         sightings += [s for s in find_by_drawing(gray) if s.flag not in found]
     predicted: dict[int, Vec] = {}
     if 2 <= len(sightings) < FLAG_COUNT:
+        middle = (frame.shape[1] / 2.0, frame.shape[0] / 2.0)
+        centres = [s.centre for s in sightings]
         pose = _pose(sightings)
+        # The line through the tiles on it only: one fitted through a claimed tile too
+        # leans towards it, and a claimed tile is then looked for beside where it lies
+        # (the further from the line, the further beside).
+        for _ in range(2):
+            line_d = _line_offset(pose, centres, middle)
+            pose = _pose(sightings, [s for s in sightings
+                                     if _state_of(_across(pose, s.centre) - line_d) == "line"])
         spans = [_span(frame, pose, s.centre) for s in sightings]
         typical = float(np.median(spans))
-        line_d = _line_offset(pose, [s.centre for s in sightings],
-                              (frame.shape[1] / 2.0, frame.shape[0] / 2.0))
+        line_d = _line_offset(pose, centres, middle)
         line = [s for s in sightings
                 if _state_of(_across(pose, s.centre) - line_d) == "line"]
         if len(line) >= 2:
