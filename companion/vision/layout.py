@@ -924,17 +924,23 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     """Flags whose zones an arm covers: a large non-table region reaching the frame's edge.
 
     The frame is shrunk to `px_per_mm` of table (the same detail at any camera) and
-    white-balanced on the tiles' white.  A pixel is not table when its chroma (log ratios,
-    blind to shading such as wood grain) is far from the table's, the median of the frame's
-    mid-tone pixels — or when it is the table's own hue but far brighter than the table is
-    there: each pixel is split into the table's colour times a shade plus white light
-    (`_table_shade` follows the table's shade over the frame), and a pale arm of the wood's
-    own hue has a shade no table shows, where glare, white light added, leaves the shade
-    as it is.  Cards, tiles and glare spots lie inside the frame; an arm always enters from
-    an edge and is large, so only large regions touching the edge count, and of those only
-    the ones with enough pixels that are not glare-like (chroma between the table's and grey,
-    brighter, at the table's own shade).  A flag is obstructed when such a region covers
-    enough of its zone (either side of the line, out to the zone's far end).
+    white-balanced on the tiles' white.  Cards, tiles and glare spots lie inside the frame;
+    an arm always enters from an edge and is large, so only large regions touching the edge
+    count.  Such a region is an arm when it is made of
+
+    - pixels whose chroma (log ratios, blind to shading) is far from the table's (the median
+      of the frame's mid-tone pixels), or of the table's hue but far brighter than the table
+      is there (each pixel split into the table's colour times a shade plus white light;
+      `_table_shade` follows the table's shade over the frame) — not of glare-like pixels
+      (chroma between the table's and grey, brighter), which join no region to the edge;
+    - glare-like pixels or pixels of the table's hue much darker than it (a shadow), where
+      the table has a grain (`_grain`: wood, felt) and they hide it: glare adds light to the
+      table and a shadow darkens it, and the grain shows through both; a pale or dark arm
+      of the table's own hue hides it;
+    - pixels of the table's hue and shade without its grain.
+
+    A flag is obstructed when an arm covers enough of its zone (either side of the line,
+    out to the zone's far end).
     """
     cfg = load_config()["obstruction"]
     h0, w0 = frame.shape[:2]
@@ -989,19 +995,15 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
         fg |= bright
         glare &= ~bright
     # Glare-like pixels do not join what lies on the table (a column of cards) to the
-    # frame's edge: the regions of the other pixels and of the glare-like ones are looked at
-    # apart.  A region of the other pixels reaching the edge is an arm.  A glare-like one is
-    # an arm when its light ends at a sharp outline (`_sharp_outline`): a pale arm over a
-    # table of its own hue looks, pixel by pixel, like the table under white light.
+    # frame's edge: each kind of pixel makes its own regions.
     kernel = np.ones((3, 3), np.uint8)
     k = layout.pose.px_per_mm * f                       # small-frame px per mm
     min_area = cfg["min_area_mm2"] * k * k
     arm = np.zeros(fg.shape, np.uint8)
     grain = _grain(frame, (fg.shape[1], fg.shape[0]), layout.pose.px_per_mm, cfg)
     plain_table = (dist < cfg["chroma_delta"]) & mid & ~glare
-    # White light added lifts the grain's dark and light alike; the camera's noise is
-    # grain on any surface: a table whose grain is not well above the noise an arm shows
-    # cannot tell a pale arm from glare this way.
+    # White light added lifts the grain's dark and light alike.  The camera's noise is
+    # "grain" on any surface: a table with no more than `grain_min` tells nothing this way.
     table_grain = float(np.median(grain[plain_table])) if plain_table.any() else 0.0
     if table_grain < float(cfg["grain_min"]):
         table_grain = 0.0
