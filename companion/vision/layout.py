@@ -985,7 +985,10 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     table = np.array([float(np.median(bal[:, :, i][mid])) for i in range(3)], np.float32)
     tc = table - table.mean()
     spread = float(np.dot(tc, tc))
-    fg = (dist > cfg["chroma_delta"]) & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"])
+    # A channel at the sensor's top (glare's core, and the ring where one channel clips
+    # first) tells nothing of a pixel's colour.
+    fg = (dist > cfg["chroma_delta"]) & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"]) & \
+        (small.max(axis=2) < int(cfg["clipped"]))
     if spread > float(cfg["hue_min"]) ** 2 * float(table.mean()) ** 2:
         shade = (bal - bal.mean(axis=2, keepdims=True)) @ (tc / spread)
         light = lum - shade * float(table.mean())
@@ -1015,11 +1018,12 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
         (dist <= cfg["chroma_delta"])
     relative = grain / np.maximum(lum, 0.05)
     table_relative = float(np.median(relative[plain_table])) if plain_table.any() else 0.0
-    kinds = [("solid", fg & ~glare), ("glare", fg & glare), ("shadow", shadow)]
+    kinds = [("solid", fg & ~glare), ("glare", fg & glare)]
     if table_grain > 0.0:
-        # Of the table's hue and shade but without its grain: an arm of the table's colour.
-        kinds.append(("smooth", (grain < smooth * table_grain) & ~fg & ~shadow
-                      & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"])))
+        # Of the table's hue, darker or as the table is, without its grain (a dark arm is
+        # not always darker than a shadow throughout: its lit side is not).
+        kinds.append(("shadow", shadow | ((grain < smooth * table_grain) & ~fg
+                                          & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"]))))
     for kind, mask in kinds:
         part = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
@@ -1031,7 +1035,7 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
             (st[:, 1] + st[:, 3] >= h)
         for i in (1 + np.flatnonzero(reach & (st[:, 4] >= min_area))).tolist():
             m = labels == i
-            if kind in ("solid", "smooth"):
+            if kind == "solid":
                 arm[m] = 1
             elif table_grain <= 0.0:
                 continue
@@ -1039,7 +1043,8 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
                 # Glare is light added to the table: the table's grain shows through it;
                 # a pale arm over a grained table of its own hue hides the grain.
                 arm[m] = 1
-            elif kind == "shadow" and float(np.median(relative[m])) < smooth * table_relative:
+            elif kind == "shadow" and float(np.median(relative[m])) < \
+                    float(cfg["shadow_share"]) * table_relative:
                 arm[m] = 1
     if not arm.any():
         return ()
