@@ -251,6 +251,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         everything = _merge([sc for (f, r), sc in scores.items() if r == rig_name])
         print(_row("all families", everything, rig_name,
                    verdict=not refused_decks))
+        hs = everything.summary()
+        print(f"  hands: {hs['hands_found']}/{hs['hands']} found, flags under a hand "
+              f"{hs['obstructed_found']}/{hs['obstructed_flags']}; false alarms "
+              f"{hs['false_obstructed']} flags in {hs['alarm_frames']} of {hs['frames']} frames "
+              f"({hs['false_obstructed'] / max(1, hs['frames']):.2f} per frame)   target every "
+              f"hand, no false alarm  {_ok(hs['hands_found'] == hs['hands'] and not hs['false_obstructed'])}")
         colour = _merge([sc for (f, r), sc in colour_scores.items() if r == rig_name])
         cs = colour.summary()
         if cs["frames"]:

@@ -49,6 +49,9 @@ class Score:
     obstructed_flags: int = 0
     obstructed_found: int = 0
     false_obstructed: int = 0
+    hands: int = 0            # frames with a hand over some flag's zone
+    hands_found: int = 0      # ... where at least one of its flags was reported obstructed
+    alarm_frames: int = 0     # frames reporting a flag no hand covers
     errors: int = 0           # frames the pipeline refused (a VisionError)
     times: list[float] = field(default_factory=list)
     mistakes: list[str] = field(default_factory=list)
@@ -59,6 +62,10 @@ class Score:
         self.obstructed_flags += len(hidden)
         self.obstructed_found += len(hidden & set(obs.obstructed))
         self.false_obstructed += len(set(obs.obstructed) - hidden)
+        if hidden:
+            self.hands += 1
+            self.hands_found += bool(hidden & set(obs.obstructed))
+        self.alarm_frames += bool(set(obs.obstructed) - hidden)
         doubts = {(d.where, d.index) for d in obs.doubtful}
         for f_obs, f_true in zip(obs.flags, truth.flags):
             self.tiles += 1
@@ -120,6 +127,8 @@ class Score:
             "claimed_right": self.claimed_right, "claimed": self.claimed,
             "obstructed_found": self.obstructed_found, "obstructed_flags": self.obstructed_flags,
             "false_obstructed": self.false_obstructed,
+            "hands": self.hands, "hands_found": self.hands_found,
+            "alarm_frames": self.alarm_frames,
             "obstructed_cards_skipped": self.obstructed_cards,
         }
 
@@ -132,8 +141,9 @@ class Score:
                f"missed           {s['missed_pct']:7.2f} %",
                f"tiles right      {s['tiles_right']}/{s['tiles']}, claimed flags right "
                f"{s['claimed_right']}/{s['claimed']}",
-               f"obstructed flags found {s['obstructed_found']}/{s['obstructed_flags']}, "
-               f"false alarms {s['false_obstructed']} "
+               f"hands found {s['hands_found']}/{s['hands']}, obstructed flags found "
+               f"{s['obstructed_found']}/{s['obstructed_flags']}, false alarms "
+               f"{s['false_obstructed']} in {s['alarm_frames']} frames "
                f"({s['obstructed_cards_skipped']} cards under hands not scored)"]
         if self.times:
             out.append(f"read time: median {1000 * float(np.median(self.times)):.1f} ms")

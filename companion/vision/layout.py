@@ -498,11 +498,19 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
         sightings += [s for s in find_by_drawing(gray) if s.flag not in found]
     predicted: dict[int, Vec] = {}
     if 2 <= len(sightings) < FLAG_COUNT:
+        middle = (frame.shape[1] / 2.0, frame.shape[0] / 2.0)
+        centres = [s.centre for s in sightings]
         pose = _pose(sightings)
+        # The line through the tiles on it only: one fitted through a claimed tile too
+        # leans towards it, and a claimed tile is then looked for beside where it lies
+        # (the further from the line, the further beside).
+        for _ in range(2):
+            line_d = _line_offset(pose, centres, middle)
+            pose = _pose(sightings, [s for s in sightings
+                                     if _state_of(_across(pose, s.centre) - line_d) == "line"])
         spans = [_span(frame, pose, s.centre) for s in sightings]
         typical = float(np.median(spans))
-        line_d = _line_offset(pose, [s.centre for s in sightings],
-                              (frame.shape[1] / 2.0, frame.shape[0] / 2.0))
+        line_d = _line_offset(pose, centres, middle)
         line = [s for s in sightings
                 if _state_of(_across(pose, s.centre) - line_d) == "line"]
         if len(line) >= 2:
@@ -872,27 +880,76 @@ def hide_tile_edge(refl: np.ndarray, edge_mm: float, px_per_mm: float
 
 
 # -- hands over the table ---------------------------------------------------------------------
+def _table_shade(a: np.ndarray, use: np.ndarray) -> np.ndarray:
+    """A smooth field (a quadratic in x and y, fitted twice, the second time without the
+    pixels far from the first fit) through the table's own shade `a` where `use`: uneven
+    light and a vignette, without the wood's grain or what lies on the table."""
+    h, w = a.shape
+    ys, xs = np.nonzero(use)
+    if len(xs) < 50:
+        return np.full_like(a, float(np.median(a[use])) if use.any() else 1.0)
+    step = max(1, len(xs) // 4000)
+    ys, xs = ys[::step], xs[::step]
+    v = np.log(np.maximum(a[ys, xs], 1e-3))
+    x, y = xs / w - 0.5, ys / h - 0.5
+    basis = np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+    coef, *_ = np.linalg.lstsq(basis, v, rcond=None)
+    res = np.abs(basis @ coef - v)
+    keep = res <= max(2.5 * float(np.median(res)), 0.05)
+    if keep.sum() >= 50:
+        coef, *_ = np.linalg.lstsq(basis[keep], v[keep], rcond=None)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xx, yy = xx / w - 0.5, yy / h - 0.5
+    fit = coef[0] + coef[1] * xx + coef[2] * yy + coef[3] * xx * xx + coef[4] * xx * yy \
+        + coef[5] * yy * yy
+    return np.exp(fit).astype(np.float32)
+
+
+def _grain(frame: np.ndarray, size: tuple[int, int], px_per_mm: float, cfg: dict) -> np.ndarray:
+    """The table's fine texture (a wood's grain, a felt's fibres) at each pixel of a frame
+    shrunk to `size`: the mean absolute difference between the frame's brightness and
+    itself smoothed over `grain_mm`, measured on the frame shrunk by a whole factor to about
+    `grain_px_per_mm` (a whole factor is a plain average of blocks: cheap)."""
+    n = max(1, int(round(px_per_mm / float(cfg["grain_px_per_mm"]))))
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    h0, w0 = grey.shape
+    grey = cv2.resize(grey[:h0 - h0 % n, :w0 - w0 % n], (w0 // n, h0 // n),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+    detail = np.abs(grey - cv2.GaussianBlur(grey, (0, 0), float(cfg["grain_mm"]) * px_per_mm / n))
+    # Averaged over a few mm more: the grain varies along a plank, an arm's stays low.
+    return cv2.blur(cv2.resize(detail, size, interpolation=cv2.INTER_AREA), (3, 3))
+
+
 def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     """Flags whose zones an arm covers: a large non-table region reaching the frame's edge.
 
-    The frame is shrunk and white-balanced on the tiles' white; each pixel's chroma (log
-    ratios, blind to shading such as wood grain) is compared with the table's, the median
-    of the frame's mid-tone pixels.  Cards, tiles and glare spots lie inside the frame; an
-    arm always enters from an edge and is large, so only large regions touching the edge
-    count.  Glare is white light added to the table: its chroma lies between the table's and
-    grey, its outline is soft and it peaks inside the frame; a region made mostly of such
-    pixels (a pale arm over a wood table looks the same, pixel by pixel) counts only if its
-    outline is sharp or it is as bright where it meets the edge as anywhere.  A flag is
-    obstructed when such a region covers enough of its zone (either side of the line, out to
-    the zone's far end).
+    The frame is shrunk to `px_per_mm` of table (the same detail at any camera) and
+    white-balanced on the tiles' white.  Cards, tiles and glare spots lie inside the frame;
+    an arm always enters from an edge and is large, so only large regions touching the edge
+    count.  Such a region is an arm when it is made of
+
+    - pixels whose chroma (log ratios, blind to shading) is far from the table's (the median
+      of the frame's mid-tone pixels), or of the table's hue but far brighter than the table
+      is there (each pixel split into the table's colour times a shade plus white light;
+      `_table_shade` follows the table's shade over the frame) — not of glare-like pixels
+      (chroma between the table's and grey, brighter), which join no region to the edge;
+    - glare-like pixels or pixels of the table's hue much darker than it (a shadow), where
+      the table has a grain (`_grain`: wood, felt) and they hide it: glare adds light to the
+      table and a shadow darkens it, and the grain shows through both; a pale or dark arm
+      of the table's own hue hides it;
+    - pixels of the table's hue and shade without its grain.
+
+    A flag is obstructed when an arm covers enough of its zone (either side of the line,
+    out to the zone's far end).
     """
     cfg = load_config()["obstruction"]
-    f = float(cfg["scale"])
-    # One pixel in four each way, then 2x2 blocks averaged: a fraction of a full shrink's cost.
     h0, w0 = frame.shape[:2]
+    f = min(0.25, float(cfg["px_per_mm"]) / layout.pose.px_per_mm)
+    # One pixel in four each way, then blocks averaged: a fraction of a full shrink's cost.
     quarter = cv2.resize(frame, (max(2, w0 // 4), max(2, h0 // 4)),
                          interpolation=cv2.INTER_NEAREST)
-    small = cv2.resize(quarter, None, fx=4 * f, fy=4 * f, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(quarter, (max(2, int(round(w0 * f))), max(2, int(round(h0 * f)))),
+                       interpolation=cv2.INTER_AREA)
     f = small.shape[1] / w0
     whites = [t.white for t in layout.tiles if t.seen]
     white = np.median(np.array(whites, np.float32), axis=0) if whites else \
@@ -922,52 +979,78 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
         glare = (perp < cfg["glare_perp"] * np.maximum(along, 0.0) + 0.02) & (lum > t_lum)
     else:
         glare = lum > t_lum
-    fg = (dist > cfg["chroma_delta"]) & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"])
-    fg = fg.astype(np.uint8)
+    # Each pixel as the table's colour times a shade plus white light (least squares over
+    # the three channels).  A table of no hue (grey) cannot be told from white light: its
+    # shade is not looked at.
+    table = np.array([float(np.median(bal[:, :, i][mid])) for i in range(3)], np.float32)
+    tc = table - table.mean()
+    spread = float(np.dot(tc, tc))
+    # A channel at the sensor's top (glare's core, and the ring where one channel clips
+    # first) tells nothing of a pixel's colour.
+    fg = (dist > cfg["chroma_delta"]) & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"]) & \
+        (small.max(axis=2) < int(cfg["clipped"]))
+    if spread > float(cfg["hue_min"]) ** 2 * float(table.mean()) ** 2:
+        shade = (bal - bal.mean(axis=2, keepdims=True)) @ (tc / spread)
+        light = lum - shade * float(table.mean())
+        plain = (dist < cfg["chroma_delta"]) & mid & (np.abs(light) < 0.05)
+        bright = (shade > float(cfg["bright_shade"]) * _table_shade(shade, plain)) & \
+            (lum < cfg["max_lum"])
+        fg |= bright
+        glare &= ~bright
+    # Glare-like pixels do not join what lies on the table (a column of cards) to the
+    # frame's edge: each kind of pixel makes its own regions.
     kernel = np.ones((3, 3), np.uint8)
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    h, w = fg.shape
     k = layout.pose.px_per_mm * f                       # small-frame px per mm
     min_area = cfg["min_area_mm2"] * k * k
-    # A glare spot's edge is soft (its light fades out); an arm's outline is sharp.
-    grad = cv2.magnitude(cv2.Sobel(lum, cv2.CV_32F, 1, 0), cv2.Sobel(lum, cv2.CV_32F, 0, 1))
-    keep = []
-    # Only large regions reaching the edge are looked at closely: picked in one pass over the
-    # table of regions (a busy frame has hundreds of small ones).
-    st = stats[1:n].astype(np.int64)
-    reach = (st[:, 0] == 0) | (st[:, 1] == 0) | (st[:, 0] + st[:, 2] >= w) | \
-        (st[:, 1] + st[:, 3] >= h)
-    for i in (1 + np.flatnonzero(reach & (st[:, 4] >= min_area))).tolist():
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(w, x + bw + 2), min(h, y + bh + 2)
-        m = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
-        ring = cv2.dilate(m, kernel) - m
-        ring[:, :1] = ring[:, -1:] = 0
-        ring[:1, :] = ring[-1:, :] = 0
-        g = grad[y0:y1, x0:x1][ring > 0]
-        solid = area - int(np.count_nonzero(glare[y0:y1, x0:x1] & (m > 0)))
-        sharp = float(np.median(g)) if g.size else 0.0
-        # A glare spot's light peaks inside the frame; an arm is as bright where it enters.
-        lm = lum[y0:y1, x0:x1][m > 0]
-        edge = np.zeros_like(m)
-        edge[:, :1] = edge[:, -1:] = 1
-        edge[:1, :] = edge[-1:, :] = 1
-        if x0 > 0:
-            edge[:, :1] = 0
-        if x1 < w:
-            edge[:, -1:] = 0
-        if y0 > 0:
-            edge[:1, :] = 0
-        if y1 < h:
-            edge[-1:, :] = 0
-        le = lum[y0:y1, x0:x1][(edge > 0) & (m > 0)]
-        even = float(le.mean()) / max(float(np.percentile(lm, 95)), 1e-3) if le.size else 0.0
-        if solid >= min_area or sharp >= cfg["sharp_edge"] or even >= cfg["even_entry"]:
-            keep.append(i)
-    if not keep:
+    arm = np.zeros(fg.shape, np.uint8)
+    grain = _grain(frame, (fg.shape[1], fg.shape[0]), layout.pose.px_per_mm, cfg)
+    plain_table = (dist < cfg["chroma_delta"]) & mid & ~glare
+    # White light added lifts the grain's dark and light alike.  The camera's noise is
+    # "grain" on any surface: a table with no more than `grain_min` tells nothing this way.
+    table_grain = float(np.median(grain[plain_table])) if plain_table.any() else 0.0
+    if table_grain < float(cfg["grain_min"]):
+        table_grain = 0.0
+    smooth = float(cfg["smooth_share"])
+    # The table's own hue much darker than the table is there: a shadow, or a dark arm of
+    # the table's hue (told apart as above: a shadow keeps the grain, darkened with it).
+    model = _table_shade(lum, plain_table)
+    shadow = (lum < float(cfg["dark_shade"]) * model) & (lum > cfg["min_lum"]) & \
+        (dist <= cfg["chroma_delta"])
+    relative = grain / np.maximum(lum, 0.05)
+    table_relative = float(np.median(relative[plain_table])) if plain_table.any() else 0.0
+    kinds = [("solid", fg & ~glare), ("glare", fg & glare)]
+    if table_grain > 0.0:
+        # Of the table's hue, darker or as the table is, without its grain (a dark arm is
+        # not always darker than a shadow throughout: its lit side is not).
+        kinds.append(("shadow", shadow | ((grain < smooth * table_grain) & ~fg
+                                          & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"]))))
+    for kind, mask in kinds:
+        part = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
+        h, w = part.shape
+        # Only large regions reaching the edge are looked at: picked in one pass over the
+        # table of regions (a busy frame has hundreds of small ones).
+        st = stats[1:n].astype(np.int64)
+        reach = (st[:, 0] == 0) | (st[:, 1] == 0) | (st[:, 0] + st[:, 2] >= w) | \
+            (st[:, 1] + st[:, 3] >= h)
+        for i in (1 + np.flatnonzero(reach & (st[:, 4] >= min_area))).tolist():
+            m = labels == i
+            if kind == "solid":
+                arm[m] = 1
+            elif table_grain <= 0.0:
+                continue
+            elif kind == "glare" and float(np.median(grain[m])) < smooth * table_grain:
+                # Glare is light added to the table: the table's grain shows through it;
+                # a pale arm over a grained table of its own hue hides the grain.
+                arm[m] = 1
+            elif kind == "shadow" and float(np.median(relative[m])) < \
+                    float(cfg["shadow_share"]) * table_relative:
+                arm[m] = 1
+    if not arm.any():
         return ()
-    ys, xs = np.nonzero(np.isin(labels, keep))
+    # The opening took a pixel off the arm's outline: given back.
+    arm = cv2.dilate(arm, kernel)
+    ys, xs = np.nonzero(arm)
     px = (xs + 0.5) / f
     py = (ys + 0.5) / f
     pose = layout.pose
