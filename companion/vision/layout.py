@@ -500,7 +500,7 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     if 2 <= len(sightings) < FLAG_COUNT:
         middle = (frame.shape[1] / 2.0, frame.shape[0] / 2.0)
         centres = [s.centre for s in sightings]
-        pose = _pose(sightings)
+        pose = first_pose = _pose(sightings)
         # The line through the tiles on it only: one fitted through a claimed tile too
         # leans towards it, and a claimed tile is then looked for beside where it lies
         # (the further from the line, the further beside).
@@ -531,6 +531,11 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
                 predicted[flag] = (float(np.polyval(coef[:, 0], flag)),
                                    float(np.polyval(coef[:, 1], flag)))
                 found = _find_unread(gray, pose, flag, predicted[flag])
+                if found is None and first_pose is not pose:
+                    # The fit through every tile read, claimed ones too: near the frame's
+                    # edge, under a tilted camera's perspective, it can be the closer of
+                    # the two across the line.
+                    found = _find_unread(gray, first_pose, flag, predicted[flag])
                 if found is None:
                     continue
                 on_line = math.dist(found.centre, predicted[flag]) < 40 * pose.px_per_mm
