@@ -19,9 +19,10 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 
 from companion.rules.cards import BY_CODE
+from companion.rules.edition import BATTLE_LINE, Edition, of_naming
 from companion.referee.display import FlagView, Display
 
-from .colours import CARD_RGBA, DARK_TEXT, SUIT_MARKS, TACTIC_RGBA
+from .colours import SUIT_MARKS, TACTIC_RGBA, card_rgba, dark_text
 
 # Short labels for Tactics cards on a small face, per naming set.
 _SHORT = {
@@ -34,6 +35,12 @@ _SHORT = {
     "medieval-fr": {"ALEXANDER": "Roi A", "DARIUS": "Roi F", "CAVALRY": "Merc 8",
                     "SHIELD": "Supp", "FOG": "Brouil", "MUD": "Boue", "SCOUT": "Reco",
                     "REDEPLOY": "Redép", "DESERTER": "Désert", "TRAITOR": "Traît"},
+    "schotten-en": {"ALEXANDER": "Joker", "DARIUS": "Joker", "SPY": "Spy 7",
+                    "SHIELD": "Shield", "FOG": "Bluff", "MUD": "Mud", "SCOUT": "Recruit",
+                    "REDEPLOY": "Strat", "DESERTER": "Banshee", "TRAITOR": "Traitor"},
+    "schotten-fr": {"ALEXANDER": "Joker", "DARIUS": "Joker", "SPY": "Esp 7",
+                    "SHIELD": "P-Bouc", "FOG": "Colin", "MUD": "Boue", "SCOUT": "Chass",
+                    "REDEPLOY": "Stratè", "DESERTER": "Banshee", "TRAITOR": "Traître"},
 }
 
 
@@ -92,14 +99,11 @@ def mark_shape(kind: str, cx: float, cy: float, r: float) -> list[tuple[float, f
     return [(cx, cy)] + pts + [pts[0]]
 
 
-def face_rgba(code: str) -> tuple[float, float, float, float]:
-    code = code.lstrip("+")
-    if "=" in code:
-        return CARD_RGBA.get(code.split("=", 1)[1][0], TACTIC_RGBA)
-    card = BY_CODE.get(code)
-    if card is not None and card.is_troop:
-        return CARD_RGBA[code[0]]
-    return TACTIC_RGBA
+def face_rgba(code: str, edition: Edition = BATTLE_LINE) -> tuple[float, float, float, float]:
+    """A face's colour in `edition`: its Troop's (a wildcard: the Troop it stands for), or
+    the Tactics cards' light colour."""
+    suit = suit_of(code)
+    return card_rgba(suit, edition) if suit else TACTIC_RGBA
 
 
 class CardFace(Label):
@@ -129,13 +133,14 @@ class CardFace(Label):
     def _refresh(self) -> None:
         self.text = short_label(self.code, self.naming)
         self.ghost = self.code.startswith("+")
-        rgba = face_rgba(self.code)
-        self.face_color = list(rgba)
-        base = self.code.lstrip("+")
-        light = rgba == TACTIC_RGBA or (base[:1] in DARK_TEXT and "=" not in base) or \
-            ("=" in base and base.split("=", 1)[1][:1] in DARK_TEXT)
-        self.color = (0.05, 0.05, 0.05, 1) if light else (1, 1, 1, 1)
+        # The naming set is the edition's: its cards are drawn in the colours it names.
+        edition = of_naming(self.naming)
         self.suit = suit_of(self.code) or ""
+        rgba = face_rgba(self.code, edition)
+        self.face_color = list(rgba)
+        light = not self.suit or dark_text(self.suit, edition)
+        self.color = (0.05, 0.05, 0.05, 1) if light else (1, 1, 1, 1)
+        base = self.code.lstrip("+")
         card = BY_CODE.get(base)
         self.is_value = card is not None and card.is_troop
         self._fit()
@@ -256,7 +261,7 @@ class FlagButton(Button):
         if app is None:
             return ""
         from .strings import tr
-        lines = [" ".join(tr("fog" if c.code == "FOG" else "mud", app.lang)
+        lines = [" ".join(tr("fog" if c.code == "FOG" else "mud", app.lang, app.match_edition)
                           for c in flag.env)] if flag.env else []
         if flag.claimed:
             lines.append(tr("claimed", app.lang, name=app.side_name(flag.claimed)))
@@ -275,7 +280,7 @@ class ClaimBand(Button):
         if app is None or flag is None or not flag.claimable(side):  # type: ignore[arg-type]
             return ""
         from .strings import tr
-        return tr("can_claim", app.lang, name=app.side_name(side))
+        return tr("can_claim", app.lang, app.match_edition, name=app.side_name(side))
 
 
 class FlagColumn(BoxLayout):
