@@ -95,7 +95,7 @@ class CompanionApp(App):
     naming_pref = StringProperty("gmt-en")   # the edition chosen; `naming` is its names in `lang`
     undo_text = StringProperty("")           # the undo being asked about ("" when none)
     undo_index = NumericProperty(-1)
-    crop = ObjectProperty(None, allownone=True)   # the camera crop of the place being fixed
+    crop = ObjectProperty(None, allownone=True, force_dispatch=True)  # the camera crop (an array)
     fixing = ObjectProperty(None, allownone=True)  # the card tapped on the table, to correct
     selected_flag = NumericProperty(1)
     proofs = DictProperty({})                # side -> the rules' ClaimVerdict for selected_flag

@@ -161,8 +161,10 @@ class CardFace(Label):
         room = (self.mark_box()[2] * 2.6 + 4) if self.suit else 0.0
         chars = max(1, len(self.text))
         wide = (self.width - room - 6) / (0.62 * chars)   # a bold digit is ~0.6 em wide
+        # A line of text is ~1.2 em tall: the face's height bounds the font, so the value
+        # never overflows its face.
         self.font_size = max(8.0, min((self.BIG if self.is_value else self.SMALL) * u,
-                                      self.height * 1.0, wide))
+                                      self.height / 1.2, wide))
         # The text is centred in the face less the mark's room (the texture spans the face).
         self.padding = [2, 0, room, 0]
         self.text_size = (max(1.0, self.width), self.height)
