@@ -87,7 +87,7 @@ def test_french_is_complete_and_agrees() -> None:
     from companion.rules.state import GameState
     empty = GameState.new_table().position()
     assert prove(empty, 1, "north").proof("fr", "gmt-fr").startswith(
-        "Nord n'a aucune carte au drapeau 1")
+        "Le Nord n'a aucune carte au drapeau 1")
 
 
 def test_players_are_never_told_apart_by_a_colour() -> None:
