@@ -150,7 +150,7 @@ _T_ST: dict[str, dict[str, str]] = {
 }
 
 
-def _t(key: str, lang: str, st: bool = False, **kw: object) -> str:
+def _t(key: str, lang: str, st: bool = False, /, **kw: object) -> str:
     table = _T_ST if st and key in _T_ST else _T
     return table[key][lang].format(**kw)
 
