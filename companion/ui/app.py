@@ -150,6 +150,7 @@ class CompanionApp(App):
                   match_edition=self._texts)
         self.bind(lang=self._retell)
         self._texts()
+        self._replay_naming()
 
     # -- life cycle ------------------------------------------------------------------------------
     def build(self) -> ScreenManager:
@@ -602,6 +603,7 @@ class CompanionApp(App):
             self.replay_id = match_id
             self._replay = replay
             self.replay_edition = replay.edition
+            self._replay_naming()
             self.replay_names = list(replay.names)
             self.replay_views = list(replay.views)
             self.replay_step = -1

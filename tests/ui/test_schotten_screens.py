@@ -166,3 +166,6 @@ def test_a_battle_line_match_replayed_on_a_schotten_totten_table_keeps_its_words
         app.replay_go(5)
         assert app.replay_edition.key == "battle-line" and app.replay_naming == "gmt-en"
         assert app.replay_text.endswith("plays red 10 at flag 1")
+        app.set_pref(lang="fr")         # a French table: Battle Line's French names
+        assert app.replay_naming == "gmt-fr"
+        assert app.replay_text.endswith("joue rouge 10 au drapeau 1")
