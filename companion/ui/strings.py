@@ -301,7 +301,7 @@ FR: dict[str, str] = {
     "replay.round_start": "Début de la manche {r}",
     "replay.play": "Lecture",
     "replay.pause": "Pause",
-    "replay.proof_title": "Drapeau {n} : revendiqué par {name}",
+    "replay.proof_title": "Drapeau {n} : revendiqué par {name:le}",
     "replay.no_proof": "Ce drapeau n'a pas été revendiqué dans cette manche.",
     "btn.close": "Fermer",
     "settings.event": "Événement",
@@ -430,7 +430,7 @@ ST_FR: dict[str, str] = {
     "calib.ok": "Les neuf tuiles des bornes sont trouvées",
     "calib.missing": "Tuile manquante : borne {flags}",
     "history.unfinished": "Inachevée, bornes {north}–{south}",
-    "replay.proof_title": "Borne {n} : revendiquée par {name}",
+    "replay.proof_title": "Borne {n} : revendiquée par {name:le}",
     "replay.no_proof": "Cette borne n'a pas été revendiquée dans cette manche.",
     "move.play": "{name} joue {card} à la borne {flag}",
     "move.env": "{name} pose {card} à la borne {flag}",
@@ -463,10 +463,13 @@ _VOWELS = tuple("AEIOUYÉÈÊÀÂÎÔaeiouyéèêàâîôhH")
 
 
 class _Formatter(string.Formatter):
-    """`{name:de}` and `{name:à}`: French "du Sud", "de Brune", "d'Anne", "au Nord", "à Brune"
-    (the default names take the article; a player's own name does not)."""
+    """`{name:de}`, `{name:à}` and `{name:le}`: French "du Sud", "de Brune", "d'Anne", "au
+    Nord", "à Brune", "par le Sud" (the default names take the article; a player's own name
+    does not)."""
 
     def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec == "le" and isinstance(value, str):
+            return f"le {value}" if value in _DEFAULT_FR else value
         if format_spec in ("de", "à") and isinstance(value, str):
             if value in _DEFAULT_FR:
                 return ("du " if format_spec == "de" else "au ") + value

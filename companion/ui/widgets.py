@@ -151,7 +151,7 @@ class CardFace(Label):
         r = max(2.0, min(self.height * 0.30, self.width * 0.13))
         return self.right - r * 1.3 - 2, self.center_y, r
 
-    BIG = 30.0     # a Troop's value at 800x480 (x app.u): digits of 4 mm on a 7-inch screen
+    BIG = 30.0     # a Troop's value at 800x480 (x app.u), at most: its face's height bounds it
     SMALL = 17.0   # a Tactics card's short name
 
     def _fit(self, *_: object) -> None:

@@ -52,6 +52,9 @@ def test_tr_speaks_the_editions_words() -> None:
         "Ada a pris la borne 3 : la preuve"
     assert tr("move.claim", "en", SCHOTTEN_TOTTEN, name="Ada", flag=2) == "Ada claims stone 2"
     assert tr("can_claim", "fr", SCHOTTEN_TOTTEN, name="Sud") == "Sud peut\nla prendre"
+    assert tr("replay.proof_title", "fr", SCHOTTEN_TOTTEN, n=1, name="Sud") == \
+        "Borne 1 : revendiquée par le Sud"
+    assert tr("replay.proof_title", "fr", n=1, name="Ada") == "Drapeau 1 : revendiqué par Ada"
     for edition in (None, BATTLE_LINE, MEDIEVAL):
         assert tr("move.claim", "fr", edition, name="Ada", flag=2) == \
             "Ada revendique le drapeau 2"
