@@ -81,6 +81,8 @@ class MatchSummary:
     rounds: int
     started: _dt.datetime | None
     ended: _dt.datetime | None
+    edition: str = "battle-line"
+    """The edition played (`companion.rules.edition` key): its words for the flags."""
 
     @property
     def seconds(self) -> float:
@@ -150,7 +152,8 @@ def summarise(match_id: int, header: MatchHeader, entries: Sequence[Entry]) -> M
     times = [e.time for e in entries]
     return MatchSummary(match_id, north, south, event_of(header), header.date, outcome,
                         scores, flags, moves, len(ends), header.rounds,
-                        min(times) if times else None, max(times) if times else None)
+                        min(times) if times else None, max(times) if times else None,
+                        header.edition)
 
 
 def _flags(header: MatchHeader, entries: Sequence[Entry]) -> tuple[int, int]:

@@ -90,6 +90,7 @@ class Display:
     claims: tuple[tuple[int, Any], ...] = field(default=(), compare=False)
     redo: tuple[Any, ...] = field(default=(), compare=False)   # what the last undo took back
     phase: str = "play"        # the rules' turn phase: "draw" once `to_move` has played
+    edition: str = "battle-line"   # the match's edition (`companion.rules.edition` key)
 
     @property
     def to_play(self) -> Side | None:
@@ -180,7 +181,8 @@ def display_of(state: RefereeState) -> Display:
         waiting_params=waiting.params if waiting is not None else None,
         moves=tuple(state.actions),
         claims=tuple((int(v.flag), v) for v in getattr(state, "verdicts", ()) if v.valid),
-        redo=tuple(getattr(state, "redo", ())), phase=str(game.phase))
+        redo=tuple(getattr(state, "redo", ())), phase=str(game.phase),
+        edition=game.settings.edition)
 
 
 def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Display:
@@ -200,5 +202,5 @@ def display_of_game(game: GameState, actions: tuple[Action, ...] = ()) -> Displa
         tactics=(game.tactics_played("north"), game.tactics_played("south")),
         offline=(tuple(game.offline("north")), tuple(game.offline("south"))),
         winner=game.winner, actions=tuple(str(a) for a in actions), moves=tuple(actions),
-        phase=str(game.phase),
+        phase=str(game.phase), edition=game.settings.edition,
         verdicts=tuple(Verdict(v.flag, v.player, v.valid, v.reason, v) for v in verdicts.values()))

@@ -217,8 +217,9 @@ class Position:
             assert winner is not None
             have = len(f.side(winner))
             if have < f.size:
+                holds = "no card" if have == 0 else ("1 card" if have == 1 else f"{have} cards")
                 raise PositionError(
-                    f"{flag} {n} is claimed by {winner}, whose side holds {have} card(s); "
+                    f"{flag} {n} is claimed by {winner}, whose side holds {holds}; "
                     f"a claim needs a complete formation of {f.size}{' (Mud)' if f.mud else ''}")
             try:
                 verdict = prove(unclaimed, n, winner)

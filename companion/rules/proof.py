@@ -28,6 +28,9 @@ _MAX_TARGETS = 3  # stronger formations spelt out one by one on a line; the rest
 _T: dict[str, dict[str, str]] = {
     "north": {"en": "North", "fr": "Nord"},
     "south": {"en": "South", "fr": "Sud"},
+    # A side as a sentence names it: French puts the article ("le Nord", "par le Sud").
+    "the.north": {"en": "North", "fr": "le Nord"},
+    "the.south": {"en": "South", "fr": "le Sud"},
     "and": {"en": " and ", "fr": " et "},
     "as": {"en": " as ", "fr": " comme "},
     "colon": {"en": ": ", "fr": " : "},
@@ -35,40 +38,47 @@ _T: dict[str, dict[str, str]] = {
     "discards": {"en": "discards", "fr": "défausse"},
     "claimed": {"en": "Flag {n} is already claimed by {owner}: a claim is final.",
                 "fr": "Le drapeau {n} est déjà pris par {owner} : une revendication est définitive."},
-    "incomplete": {"en": "{me} has {have} cards at flag {n}; a claim needs a complete formation of {need}{mud}.",
-                   "fr": "{me} n'a que {have} cartes au drapeau {n} ; une revendication exige une "
+    "incomplete": {"en": "{Me} has {have} cards at flag {n}; a claim needs a complete formation of {need}{mud}.",
+                   "fr": "{Me} n'a que {have} cartes au drapeau {n} ; une revendication exige une "
                          "formation complète de {need}{mud}."},
-    "incomplete.0": {"en": "{me} has no card at flag {n}; a claim needs a complete formation of "
+    "incomplete.0": {"en": "{Me} has no card at flag {n}; a claim needs a complete formation of "
                            "{need}{mud}.",
-                     "fr": "{me} n'a aucune carte au drapeau {n} ; une revendication exige une "
+                     "fr": "{Me} n'a aucune carte au drapeau {n} ; une revendication exige une "
                            "formation complète de {need}{mud}."},
-    "incomplete.1": {"en": "{me} has 1 card at flag {n}; a claim needs a complete formation of "
+    "incomplete.1": {"en": "{Me} has 1 card at flag {n}; a claim needs a complete formation of "
                            "{need}{mud}.",
-                     "fr": "{me} n'a qu'une carte au drapeau {n} ; une revendication exige une "
+                     "fr": "{Me} n'a qu'une carte au drapeau {n} ; une revendication exige une "
                            "formation complète de {need}{mud}."},
     "mud": {"en": " (Mud)", "fr": " (Boue)"},
     "fog": {"en": "Fog: only the sums count (D3).", "fr": "Brouillard : seules les sommes comptent (D3)."},
-    "stronger": {"en": "{who} is stronger: {why}.", "fr": "{who} est plus fort : {why}."},
+    "stronger": {"en": "{Who} is stronger: {why}.", "fr": "{Who} est plus fort : {why}."},
     "same-cat": {"en": "same category, {a} against {b}", "fr": "même catégorie, {a} contre {b}"},
     "sum-vs": {"en": "{a} against {b}", "fr": "{a} contre {b}"},
     "tie": {"en": "A tie: {first} completed their formation first and takes the flag; the player "
                   "who played the last card loses (D11).",
             "fr": "Égalité : {first} a complété sa formation en premier et prend le drapeau ; "
                   "le joueur qui a posé la dernière carte perd (D11)."},
-    "cannot-complete": {"en": "{them} still needs {need} card(s) but only {left} Troop card(s) are "
-                              "not on the table: {them} can never complete (D10).",
-                        "fr": "{them} doit encore poser {need} carte(s) mais il ne reste que {left} "
-                              "carte(s) Troupes hors de la table : {them} ne peut plus compléter (D10)."},
-    "can-beat": {"en": "{them} can still play {added} (not on the table) and make {formation}, "
+    "cannot-complete": {"en": "{Them} still needs {need} but {left} not on the table: {them} can "
+                              "never complete (D10).",
+                        "fr": "{Them} doit encore poser {need} mais {left} hors de la table : "
+                              "{them} ne peut plus compléter (D10)."},
+    # {need}: how many cards a side still has to lay, said in words with their number.
+    "need.1": {"en": "1 card", "fr": "une carte"},
+    "need.n": {"en": "{n} cards", "fr": "{n} cartes"},
+    # {left}: how many Troop (Clan) cards are still off the table, as a clause.
+    "left.0": {"en": "no {troop} card is", "fr": "il ne reste aucune carte {troop}"},
+    "left.1": {"en": "only 1 {troop} card is", "fr": "il ne reste qu'une carte {troop}"},
+    "left.n": {"en": "only {n} {troop} cards are", "fr": "il ne reste que {n} cartes {troop}"},
+    "can-beat": {"en": "{Them} can still play {added} (not on the table) and make {formation}, "
                        "which beats {me}.",
-                 "fr": "{them} peut encore jouer {added} (pas sur la table) et faire {formation}, "
+                 "fr": "{Them} peut encore jouer {added} (pas sur la table) et faire {formation}, "
                        "qui bat {me}."},
     "best-tie": {"en": "At best {them} can make {formation}: a tie, which {them} would lose by "
                        "playing the last card (D9).",
-                 "fr": "Au mieux {them} peut faire {formation} : une égalité, que {them} perdrait en "
-                       "posant la dernière carte (D9)."},
+                 "fr": "Au mieux, {them} peut faire {formation} : une égalité, que {them} perdrait "
+                       "en posant la dernière carte (D9)."},
     "best-less": {"en": "At best {them} can make {formation}, which does not beat {me}.",
-                  "fr": "Au mieux {them} peut faire {formation}, qui ne bat pas {me}."},
+                  "fr": "Au mieux, {them} peut faire {formation}, qui ne bat pas {me}."},
     "no-cat-own": {"en": "No {cat}: {cards} {why}.",
                    "fr": "Pas {de}{cat} : {cards} {why}."},
     "own-colours": {"en": "are not of one colour", "fr": "ne sont pas d'une seule couleur"},
@@ -93,10 +103,19 @@ _T: dict[str, dict[str, str]] = {
     "value-gone": {"en": "every {x} is on the table", "fr": "tous les {x} sont sur la table"},
     "or": {"en": " and ", "fr": " et "},
     "host-max": {"en": "the best cards left give {s} at most", "fr": "les meilleures cartes restantes donnent {s} au plus"},
-    "few-left": {"en": "Only {count} Troop card(s) are not on the table: {cards}; {them} cannot do "
+    "few-left": {"en": "Only {count} {troop} cards are not on the table: {cards}; {them} cannot do "
                        "better with them.",
-                 "fr": "Il ne reste que {count} cartes Troupes hors de la table : {cards} ; {them} "
+                 "fr": "Il ne reste que {count} cartes {troop} hors de la table : {cards} ; {them} "
                        "ne peut pas faire mieux avec elles."},
+    "few-left.1": {"en": "Only 1 {troop} card is not on the table: {cards}; {them} cannot do "
+                         "better with it.",
+                   "fr": "Il ne reste qu'une carte {troop} hors de la table : {cards} ; {them} "
+                         "ne peut pas faire mieux avec elle."},
+    "few-left.0": {"en": "No {troop} card is left off the table; {them} cannot do better.",
+                   "fr": "Il ne reste aucune carte {troop} hors de la table ; {them} ne peut pas "
+                         "faire mieux."},
+    "troop": {"en": "Troop", "fr": "Troupes"},
+    "troop.1": {"en": "Troop", "fr": "Troupe"},
     "seen-high": {"en": "The higher cards are on the table: {cards}.",
                   "fr": "Les cartes plus fortes sont sur la table : {cards}."},
 }
@@ -107,17 +126,17 @@ _T_ST: dict[str, dict[str, str]] = {
     "at": {"en": "stone {n}, {side}", "fr": "borne {n}, {side}"},
     "claimed": {"en": "Stone {n} is already claimed by {owner}: a claim is final.",
                 "fr": "La borne {n} est déjà prise par {owner} : une revendication est définitive."},
-    "incomplete": {"en": "{me} has {have} cards at stone {n}; a claim needs a complete combination "
+    "incomplete": {"en": "{Me} has {have} cards at stone {n}; a claim needs a complete combination "
                          "of {need}{mud}.",
-                   "fr": "{me} n'a que {have} cartes à la borne {n} ; une revendication exige une "
+                   "fr": "{Me} n'a que {have} cartes à la borne {n} ; une revendication exige une "
                          "combinaison complète de {need}{mud}."},
-    "incomplete.0": {"en": "{me} has no card at stone {n}; a claim needs a complete combination "
+    "incomplete.0": {"en": "{Me} has no card at stone {n}; a claim needs a complete combination "
                            "of {need}{mud}.",
-                     "fr": "{me} n'a aucune carte à la borne {n} ; une revendication exige une "
+                     "fr": "{Me} n'a aucune carte à la borne {n} ; une revendication exige une "
                            "combinaison complète de {need}{mud}."},
-    "incomplete.1": {"en": "{me} has 1 card at stone {n}; a claim needs a complete combination "
+    "incomplete.1": {"en": "{Me} has 1 card at stone {n}; a claim needs a complete combination "
                            "of {need}{mud}.",
-                     "fr": "{me} n'a qu'une carte à la borne {n} ; une revendication exige une "
+                     "fr": "{Me} n'a qu'une carte à la borne {n} ; une revendication exige une "
                            "combinaison complète de {need}{mud}."},
     "mud": {"en": " (Mud Fight)", "fr": " (Combat de Boue)"},
     "fog": {"en": "Blind-Man's Bluff: only the sums count (D3).",
@@ -126,20 +145,29 @@ _T_ST: dict[str, dict[str, str]] = {
                   "player who played the last card loses (D11).",
             "fr": "Égalité : {first} a complété sa combinaison en premier et prend la borne ; "
                   "le joueur qui a posé la dernière carte perd (D11)."},
-    "cannot-complete": {"en": "{them} still needs {need} card(s) but only {left} Clan card(s) are "
-                              "not on the table: {them} can never complete (D10).",
-                        "fr": "{them} doit encore poser {need} carte(s) mais il ne reste que {left} "
-                              "carte(s) Clan hors de la table : {them} ne peut plus compléter (D10)."},
-    "few-left": {"en": "Only {count} Clan card(s) are not on the table: {cards}; {them} cannot do "
-                       "better with them.",
-                 "fr": "Il ne reste que {count} carte(s) Clan hors de la table : {cards} ; {them} "
-                       "ne peut pas faire mieux avec elles."},
+    "troop": {"en": "Clan", "fr": "Clan"},
+    "troop.1": {"en": "Clan", "fr": "Clan"},
 }
 
 
-def _t(key: str, lang: str, st: bool = False, **kw: object) -> str:
+def _t(key: str, lang: str, st: bool = False, /, **kw: object) -> str:
     table = _T_ST if st and key in _T_ST else _T
     return table[key][lang].format(**kw)
+
+
+def _side(side: str, lang: str) -> dict[str, str]:
+    """A side as a sentence names it, for `{me}`/`{Me}` and the like: "le Nord" in the
+    middle of a French sentence, "Le Nord" at its start; "North" in English."""
+    text = _t("the." + side, lang)
+    return {"lower": text, "upper": text[:1].upper() + text[1:]}
+
+
+def _count_words(need: int, left: int, lang: str, st: bool) -> tuple[str, str]:
+    """`{need}` and `{left}` of `cannot-complete`, singular or plural as the numbers say."""
+    needs = _t("need.1", lang) if need == 1 else _t("need.n", lang, n=need)
+    troop = _t("troop.1" if left <= 1 else "troop", lang, st)
+    key = "left.0" if left == 0 else ("left.1" if left == 1 else "left.n")
+    return needs, _t(key, lang, n=left, troop=troop)
 
 
 def check_options(lang: str, naming: str, position: Position | None = None) -> None:
@@ -175,15 +203,19 @@ def proof_text(v: ClaimVerdict, lang: str = "en", naming: Naming = "gmt-en") -> 
     """The proof of a verdict; see `ClaimVerdict.proof`."""
     check_options(lang, naming, v.position)
     st = v.position.edition.rules == "schotten-totten"
+    # `me`/`them` head a formation's line ("Nord : ..."); in a sentence a side is `Me`/`me`.
     me, them = _t(v.player, lang), _t(other(v.player), lang)
+    mine, theirs = _side(v.player, lang), _side(other(v.player), lang)
+    said = {"me": mine["lower"], "Me": mine["upper"], "them": theirs["lower"],
+            "Them": theirs["upper"]}
     n = v.flag
     f = v.position.flag(n)
     if v.reason == "claimed":
-        return _t("claimed", lang, st, n=n, owner=_t(f.claimed or v.player, lang))
+        return _t("claimed", lang, st, n=n, owner=_side(f.claimed or v.player, lang)["lower"])
     if v.reason == "incomplete":
         have = len(f.side(v.player))
         key = "incomplete" if have > 1 else f"incomplete.{have}"
-        return _t(key, lang, st, me=me, have=have, n=n, need=f.size,
+        return _t(key, lang, st, **said, have=have, n=n, need=f.size,
                   mud=_t("mud", lang, st) if f.mud else "")
     assert v.claimant is not None
     lines = [me + _t("colon", lang) + formation_text(v.claimant, naming, lang) + "."]
@@ -196,15 +228,16 @@ def proof_text(v: ClaimVerdict, lang: str = "en", naming: Naming = "gmt-en") -> 
     elif v.reason == "cannot-complete":
         need = f.size - len(f.side(other(v.player)))
         left = sum(1 for c in v.position.edition.troops if c not in v.position.face_up())
-        lines.append(_t("cannot-complete", lang, st, them=them, need=need, left=left))
+        needs, lefts = _count_words(need, left, lang, st)
+        lines.append(_t("cannot-complete", lang, st, **said, need=needs, left=lefts))
     elif v.reason == "can-beat":
         assert v.opponent is not None
-        lines.append(_t("can-beat", lang, them=them, me=me, added=card_list(v.opponent.added, naming, lang),
+        lines.append(_t("can-beat", lang, **said, added=card_list(v.opponent.added, naming, lang),
                         formation=formation_text(v.opponent, naming, lang)))
     else:
         assert v.opponent is not None
         key = "best-tie" if v.opponent.key == v.claimant.key else "best-less"
-        lines.append(_t(key, lang, them=them, me=me, formation=formation_text(v.opponent, naming, lang)))
+        lines.append(_t(key, lang, **said, formation=formation_text(v.opponent, naming, lang)))
         lines.extend(blocker_lines(v, lang, naming))
     return "\n".join(lines)
 
@@ -214,7 +247,8 @@ def _compare(v: ClaimVerdict, lang: str, naming: Naming) -> str:
     a, b = v.claimant, v.opponent
     if v.reason in ("tie-first", "tie-later"):
         first = v.player if v.reason == "tie-first" else other(v.player)
-        return _t("tie", lang, v.position.edition.rules == "schotten-totten", first=_t(first, lang))
+        return _t("tie", lang, v.position.edition.rules == "schotten-totten",
+                  first=_side(first, lang)["lower"])
     win, lose = (a, b) if v.reason == "stronger" else (b, a)
     if win.rank != lose.rank:
         why = f"{category_name(win.category, naming)} > {category_name(lose.category, naming)}"
@@ -223,7 +257,7 @@ def _compare(v: ClaimVerdict, lang: str, naming: Naming) -> str:
     else:
         why = _t("same-cat", lang, a=win.sum, b=lose.sum)
     who = v.player if v.reason == "stronger" else other(v.player)
-    return _t("stronger", lang, who=_t(who, lang), why=why)
+    return _t("stronger", lang, Who=_side(who, lang)["upper"], why=why)
 
 
 # -- why no stronger formation is left to the opponent --------------------------------------
@@ -278,8 +312,11 @@ def blocker_lines(v: ClaimVerdict, lang: str, naming: Naming) -> list[str]:
     if len(unseen) <= _FEW_UNSEEN:
         # Late in the game the shortest proof is the list of what is left to play.
         ordered = sorted(unseen, key=lambda c: (c.value or 0, COLOURS.index(c.code[0])))
-        return [_t("few-left", lang, st, count=len(unseen), cards=card_list(ordered, naming, lang),
-                   them=_t(other(v.player), lang))]
+        count = len(unseen)
+        key = "few-left" if count > 1 else f"few-left.{count}"
+        return [_t(key, lang, st, count=count, cards=card_list(ordered, naming, lang),
+                   them=_side(other(v.player), lang)["lower"],
+                   troop=_t("troop.1" if count == 1 else "troop", lang, st))]
 
     if rank == 0:  # Fog: only a higher sum would beat; it is out of reach.
         best = v.opponent

@@ -24,6 +24,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import CompanionError
 from companion.rules.cards import Card
+from companion.rules.edition import BATTLE_LINE, EDITIONS, Edition
 from companion.rules.messages import has_template, message
 from companion.rules.position import Side
 
@@ -78,7 +79,8 @@ class CompanionApp(App):
     north_name = StringProperty("North")
     south_name = StringProperty("South")
     timing = StringProperty("standard")
-    edition = StringProperty("battle-line")
+    edition = StringProperty("battle-line")   # the preferences' edition: the next match's
+    match_edition = ObjectProperty(BATTLE_LINE)   # the edition of the match on the table
     rounds = NumericProperty(1)
     event = StringProperty("")               # the event of the next matches (settings)
     u = NumericProperty(1.0)                 # layout unit: 1.0 on an 800x480 screen
@@ -93,7 +95,7 @@ class CompanionApp(App):
     naming_pref = StringProperty("gmt-en")   # the edition chosen; `naming` is its names in `lang`
     undo_text = StringProperty("")           # the undo being asked about ("" when none)
     undo_index = NumericProperty(-1)
-    crop = ObjectProperty(None, allownone=True)   # the camera crop of the place being fixed
+    crop = ObjectProperty(None, allownone=True, force_dispatch=True)  # the camera crop (an array)
     fixing = ObjectProperty(None, allownone=True)  # the card tapped on the table, to correct
     selected_flag = NumericProperty(1)
     proofs = DictProperty({})                # side -> the rules' ClaimVerdict for selected_flag
@@ -110,6 +112,8 @@ class CompanionApp(App):
     replay_playing = BooleanProperty(False)  # autoplay of the replay
     replay_names = ListProperty([])          # the replayed match's players, north first
     replay_popup = ObjectProperty(None, allownone=True)   # the proof shown, if any
+    replay_edition = ObjectProperty(BATTLE_LINE)   # the replayed match's edition
+    replay_naming = StringProperty("gmt-en")       # its card names in the screen's language
     enrol_index = NumericProperty(0)         # the card the enrol screen asks for
     enrol_text = StringProperty("")
 
@@ -137,12 +141,16 @@ class CompanionApp(App):
         self._replay_clock: Any = None
         self._apply_prefs(self.prefs)
         self.bind(lang=self._replay_texts, naming=self._replay_texts)
+        self.bind(lang=self._replay_naming, naming=self._replay_naming,
+                  replay_edition=self._replay_naming)
         self._message_of: Callable[[], str] | None = None
         self._message_clear: Any = None
         self.bind(view=self._texts, lang=self._texts, north_name=self._texts,
-                  south_name=self._texts, naming=self._texts, status=self._texts)
+                  south_name=self._texts, naming=self._texts, status=self._texts,
+                  match_edition=self._texts)
         self.bind(lang=self._retell)
         self._texts()
+        self._replay_naming()
 
     # -- life cycle ------------------------------------------------------------------------------
     def build(self) -> ScreenManager:
@@ -219,6 +227,7 @@ class CompanionApp(App):
     # -- following the referee -----------------------------------------------------------------
     def _on_view(self, view: Display) -> None:
         old = self.view
+        self._follow_edition(view)
         self.view = view
         if (view.round, view.mode) != (old.round, old.mode) and self._message_of is not None:
             self.say("")   # a refusal or an answer about the last round or mode is stale now
@@ -231,6 +240,13 @@ class CompanionApp(App):
 
     def _on_preview(self, preview: Preview) -> None:
         self.preview = preview
+
+    def _follow_edition(self, view: Display | None = None) -> None:
+        """The edition whose words and cards the table shows: the match's while one is on,
+        the preferences' (the next match's) between matches."""
+        view = view or self.view
+        key = view.edition if view.in_game else self.edition
+        self.match_edition = EDITIONS.get(key, BATTLE_LINE)
 
     def side_name(self, side: str | None) -> str:
         """A player's name; the default names follow the language."""
@@ -248,7 +264,8 @@ class CompanionApp(App):
         return {side: self.side_name(side) for side in ("north", "south")}
 
     def action_text(self, action: Any) -> str:
-        return action_words(action, self.lang, self.naming, self.names())  # type: ignore[arg-type]
+        return action_words(action, self.lang, self.naming, self.names(),  # type: ignore[arg-type]
+                            self.match_edition)
 
     def problem_line(self, p: Problem) -> str:
         if p.kind == "doubt":
@@ -274,9 +291,9 @@ class CompanionApp(App):
     def where_text(self, p: Problem) -> str:
         place = getattr(p.source, "where", None)
         if place is not None and hasattr(place, "offline"):
-            return place_words(place, self.lang, self.names())
+            return place_words(place, self.lang, self.names(), self.match_edition)
         if p.flag:
-            return tr("flag", self.lang, n=p.flag)
+            return tr("flag", self.lang, self.match_edition, n=p.flag)
         return p.message
 
     def _texts(self, *_: Any) -> None:
@@ -308,8 +325,9 @@ class CompanionApp(App):
             self.problem_text = ""
         names = self.names()
         self.status_text = status_line(v, self.status, self.lang, self.naming,  # type: ignore[arg-type]
-                                       names, self.problem_text)
-        self.last_text = last_action_line(v, self.lang, self.naming, names)  # type: ignore[arg-type]
+                                       names, self.problem_text, self.match_edition)
+        self.last_text = last_action_line(v, self.lang, self.naming,  # type: ignore[arg-type]
+                                          names, self.match_edition)
 
     # -- navigation -------------------------------------------------------------------------------
     def go(self, name: str) -> None:
@@ -395,7 +413,8 @@ class CompanionApp(App):
         def done(verdict: Any) -> None:
             self._got_proofs(number)({**self.proofs, side: verdict})
             key = "claim.accepted" if verdict.valid else "claim.refused"
-            self.say(lambda: tr(key, self.lang, name=self.side_name(side), n=number))
+            self.say(lambda: tr(key, self.lang, self.match_edition, name=self.side_name(side),
+                                n=number))
         self._call(lambda r: r.request_claim(number, side), done)
 
     def pass_turn(self, side: Side | None = None) -> None:
@@ -446,7 +465,7 @@ class CompanionApp(App):
         if target is None:
             return
         place, read, action = target["place"], target["card"], target["action"]
-        where = place_words(place, self.lang, self.names())
+        where = place_words(place, self.lang, self.names(), self.match_edition)
         done = (lambda _: self._picked_said(card, where))
         if action is not None and card is not None:
             # A committed move named the wrong card: the move is corrected (and recorded so).
@@ -544,6 +563,7 @@ class CompanionApp(App):
         self.timing, self.rounds = prefs.timing, prefs.rounds
         self.edition = prefs.edition
         self.event = prefs.event
+        self._follow_edition()
 
     def set_pref(self, **changes: Any) -> None:
         try:
@@ -582,6 +602,8 @@ class CompanionApp(App):
             self.replay_pause()
             self.replay_id = match_id
             self._replay = replay
+            self.replay_edition = replay.edition
+            self._replay_naming()
             self.replay_names = list(replay.names)
             self.replay_views = list(replay.views)
             self.replay_step = -1
@@ -610,9 +632,20 @@ class CompanionApp(App):
                 tr("replay.round_start", self.lang, r=rnd)
         else:
             text = tr("replay.step", self.lang, i=step, n=len(self.replay_views) - 1,
-                      action=describe(action, self.lang, card_naming(self.naming, self.lang),
-                                      self.replay_name(action.player)))
+                      action=describe(action, self.lang, self.replay_naming,
+                                      self.replay_name(action.player), self.replay_edition))
         self.replay_text = text
+
+    def _replay_naming(self, *_: Any) -> None:
+        """The replayed match's card names: the table's when they are its edition's, the
+        edition's own in the screen's language otherwise (a Battle Line match replayed on a
+        Schotten Totten table keeps Battle Line's names)."""
+        edition = self.replay_edition
+        naming = card_naming(self.naming, self.lang)
+        if not edition.owns_naming(naming):
+            naming = card_naming(edition.naming(self.lang), self.lang)
+        self.replay_naming = naming
+        self._replay_texts()
 
     def replay_name(self, side: str | None) -> str:
         """A player's name in the replayed match; the default names follow the language."""
@@ -661,9 +694,9 @@ class CompanionApp(App):
             return None
         from .replay import ProofPopup
         popup = ProofPopup(
-            title_text=tr("replay.proof_title", self.lang, n=flag,
+            title_text=tr("replay.proof_title", self.lang, self.replay_edition, n=flag,
                           name=self.replay_name(claim.player)),
-            proof_text=claim.proof(lang=self.lang, naming=self.naming))  # type: ignore[arg-type]
+            proof_text=claim.proof(lang=self.lang, naming=self.replay_naming))
         popup.open()
         self.replay_popup = popup
         return popup
@@ -675,8 +708,10 @@ class Replay:
     it was made in, as at the table)."""
 
     def __init__(self, names: tuple[str, str], views: list[Display],
-                 actions: list[Any], rounds: list[int], claims: dict[int, Any]) -> None:
+                 actions: list[Any], rounds: list[int], claims: dict[int, Any],
+                 edition: Edition = BATTLE_LINE) -> None:
         self.names, self.views, self.actions, self.rounds = names, views, actions, rounds
+        self.edition = edition
         self.claims = claims          # step -> the ClaimVerdict of the claim made there
 
     def claim_at(self, step: int, flag: int) -> Any:
@@ -719,4 +754,5 @@ def load_replay(store: Any, match_id: int) -> Replay:
             actions.append(action)
             rounds.append(number)
             before = state
-    return Replay(player_names(header), views, actions, rounds, claims)
+    return Replay(player_names(header), views, actions, rounds, claims,
+                  EDITIONS.get(header.edition, BATTLE_LINE))

@@ -48,15 +48,15 @@ class CalibrationScreen(Screen):
         show_picture(self, p.image)
         self.ok = not p.missing and not p.error
         if p.missing:
-            self.verdict = tr("calib.missing", app.lang, flags=", ".join(map(str, p.missing)))
+            self.verdict = tr("calib.missing", app.lang, app.match_edition, flags=", ".join(map(str, p.missing)))
             self.advice = tr("calib.fix_missing", app.lang)
         else:
-            self.verdict = tr("calib.ok", app.lang)
+            self.verdict = tr("calib.ok", app.lang, app.match_edition)
             self.advice = ""
         if p.error:
             self.advice = (self.advice + "\n" if self.advice else "") + \
                 (tr("calib.error", app.lang, message=p.error) if app.lang == "en" else
-                 tr("wait.tiles", app.lang))   # the vision's detail is in English only
+                 tr("wait.tiles", app.lang, app.match_edition))   # the vision's detail is in English only
         if no_deck:
             self.advice = no_deck + ("\n" + self.advice if self.advice else "")
         h, w = p.image.shape[:2]

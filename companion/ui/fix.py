@@ -16,7 +16,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.rules.cards import ALL_CARDS, Card
+from companion.rules.cards import Card
 
 from . import widgets
 from .strings import tr
@@ -27,19 +27,25 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
 class CardPicker(GridLayout):
-    """All 70 cards as buttons, rows tall enough to hit (9 mm on a 7-inch screen);
-    `pick(card)` is called with the one tapped.  (Not `on_pick`: Kivy takes an `on_`
-    keyword for an event handler and would never set the property.)"""
+    """The match edition's cards as buttons (Battle Line's 70, Schotten Totten's 64), one
+    colour a row, rows tall enough to hit (9 mm on a 7-inch screen); `pick(card)` is called
+    with the one tapped.  (Not `on_pick`: Kivy takes an `on_` keyword for an event handler
+    and would never set the property.)"""
 
     pick = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         app = App.get_running_app()
-        for card in ALL_CARDS:
+        for card in picker_cards(app):
             b = CardChoice(code=card.code, naming=app.naming if app else "gmt-en")
             b.bind(on_release=lambda btn, c=card: self.pick and self.pick(c))
             self.add_widget(b)
+
+
+def picker_cards(app: Any) -> tuple[Card, ...]:
+    """The cards a correction may name: the deck of the match on the table."""
+    return app.match_edition.cards if app is not None else ()
 
 
 class CardChoice(widgets.CardFace):
@@ -88,7 +94,7 @@ class FixScreen(Screen):
     def on_enter(self, *_: Any) -> None:
         app = App.get_running_app()
         app.bind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild, crop=self._show_crop,
-                 fixing=self.rebuild)
+                 fixing=self.rebuild, match_edition=self.rebuild)
         if app.fixing is None:
             problems = app.view.problems
             if problems:
@@ -101,7 +107,7 @@ class FixScreen(Screen):
     def on_leave(self, *_: Any) -> None:
         app = App.get_running_app()
         app.unbind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild,
-                   crop=self._show_crop, fixing=self.rebuild)
+                   crop=self._show_crop, fixing=self.rebuild, match_edition=self.rebuild)
         self.picking = None
         app.fixing = None
 
@@ -123,7 +129,7 @@ class FixScreen(Screen):
         problems = app.view.problems
         target = app.fixing
         if target is not None:
-            where = place_words(target["place"], app.lang, app.names())
+            where = place_words(target["place"], app.lang, app.names(), app.match_edition)
             self.question = tr("fix.pick_for", app.lang, where=where[:1].upper() + where[1:],
                                card=app.card_name(target["card"]))
             self._picker(box, app, app.fix_card, none_button=target["action"] is None)
@@ -148,8 +154,9 @@ class FixScreen(Screen):
         if none_button:
             box.add_widget(self._button(tr("btn.not_a_card", app.lang), lambda: pick(None),
                                         size_hint_y=None, height=52 * app.u))
-        rows = (len(ALL_CARDS) + 9) // 10
-        picker = CardPicker(cols=10, spacing=3, size_hint_y=None,
+        cols = app.match_edition.max_value      # one colour a row, the Tactics after them
+        rows = (len(picker_cards(app)) + cols - 1) // cols
+        picker = CardPicker(cols=cols, spacing=3, size_hint_y=None,
                             height=rows * (52 * app.u + 3), pick=pick)
         box.add_widget(picker)
 

@@ -36,7 +36,7 @@ class ProofPanel(BoxLayout):
         app = App.get_running_app()
         if app is not None:
             app.bind(lang=self.refresh, naming=self.refresh, north_name=self.refresh,
-                     south_name=self.refresh)
+                     south_name=self.refresh, match_edition=self.refresh)
         self.bind(verdict=self.refresh, side=self.refresh)
 
     def refresh(self, *_: Any) -> None:
@@ -54,7 +54,7 @@ class ProofPanel(BoxLayout):
         self.valid = bool(v.valid)
         won = app.view.flag(v.flag).claimed == self.side and v.valid
         key = "proof.won" if won else ("proof.valid" if v.valid else "proof.invalid")
-        self.title = tr(key, lang, name=name, n=v.flag)
+        self.title = tr(key, lang, app.match_edition, name=name, n=v.flag)
         self.proof = v.proof(lang, naming)
         self.mine = v.claimant.codes() if v.claimant is not None else []
         self.mine_title = (v.claimant.describe(naming, lang) if v.claimant is not None else "")

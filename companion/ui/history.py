@@ -15,6 +15,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.record.summary import MatchSummary, duration_text
+from companion.rules.edition import EDITIONS
 
 from . import widgets  # noqa: F401 - shared widget rules
 from .strings import tr
@@ -50,7 +51,8 @@ def row_texts(app: Any, s: MatchSummary) -> tuple[str, str]:
     elif s.result == "draw":
         outcome = tr("history.draw", app.lang, north=a, south=b)
     else:
-        outcome = tr("history.unfinished", app.lang, north=s.flags[0], south=s.flags[1])
+        outcome = tr("history.unfinished", app.lang, EDITIONS.get(s.edition),
+                     north=s.flags[0], south=s.flags[1])
     # When the first move was made, in the device's time zone; the header's day otherwise.
     when = s.date if s.started is None else s.started.astimezone().strftime("%Y-%m-%d %H:%M")
     details = tr("history.details", app.lang, date=when, length=duration_text(s.seconds),

@@ -27,12 +27,14 @@ class MoveRow(BoxLayout):
 class MovesScreen(Screen):
     def on_enter(self, *_: Any) -> None:
         app = App.get_running_app()
-        app.bind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild)
+        app.bind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild,
+                 match_edition=self.rebuild)
         self.rebuild()
 
     def on_leave(self, *_: Any) -> None:
         app = App.get_running_app()
-        app.unbind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild)
+        app.unbind(view=self.rebuild, lang=self.rebuild, naming=self.rebuild,
+                   match_edition=self.rebuild)
         app.cancel_undo()
 
     def rebuild(self, *_: Any) -> None:

@@ -10,14 +10,22 @@ from companion.rules.actions import (Action, Claim, Deserter, Draw, Pass, Play, 
                                      Traitor)
 from companion.rules.cards import BY_CODE, Card
 
+from companion.rules.edition import Edition
+
 from .strings import tr
+from .strings import tr as _tr
 
 if TYPE_CHECKING:
     from companion.referee.display import FlagView
 
 
-def describe(action: Action, lang: str, naming: str, name: str) -> str:
-    """`action` as a sentence; `name` is the name of the player who made it."""
+def describe(action: Action, lang: str, naming: str, name: str,
+             edition: Edition | None = None) -> str:
+    """`action` as a sentence in the words of `edition`; `name` is the name of the player
+    who made it."""
+    def tr(key: str, lang: str, **values: Any) -> str:
+        return _tr(key, lang, edition, **values)
+
     def card(c: Card) -> str:
         return c.name(naming)  # type: ignore[arg-type]
 
@@ -58,7 +66,8 @@ def flag_text(app: Any, flag: FlagView, u: float) -> str:
     holds it and the player's name (readable without telling red from green)."""
     lines = [f"[size={int(20 * u)}]{flag.number}[/size]"]
     if flag.env:
-        lines.append(" ".join(tr("fog" if c.code == "FOG" else "mud", app.lang)
+        lines.append(" ".join(tr("fog" if c.code == "FOG" else "mud", app.lang,
+                                 app.replay_edition)
                               for c in flag.env))
     if flag.claimed:
         side = tr(f"side.{flag.claimed}", app.lang)

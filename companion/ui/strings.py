@@ -5,6 +5,11 @@ that both tables have the same keys and the same `{placeholders}`.  Proof texts 
 core's own (`ClaimVerdict.proof(lang, naming)`), and so are violations and refusals
 (`companion.rules.messages`): they are not translated here.  French contractions of the
 players' names are format specs: `{name:de}` ("du Sud", "d'Anne"), `{name:à}` ("au Nord").
+
+A match of Schotten Totten speaks of stones (bornes), Clan cards and its own Tactic cards:
+`tr(key, lang, edition)` takes the edition's own sentence (`EDITION_TEXTS`) where it has one,
+whole, since French changes more than the noun ("le drapeau 3 est pris", "la borne 3 est
+prise").
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import string
 
 from companion.errors import CompanionError
+from companion.rules.edition import Edition
 
 LANGS = ("en", "fr")
 
@@ -295,7 +301,7 @@ FR: dict[str, str] = {
     "replay.round_start": "Début de la manche {r}",
     "replay.play": "Lecture",
     "replay.pause": "Pause",
-    "replay.proof_title": "Drapeau {n} : revendiqué par {name}",
+    "replay.proof_title": "Drapeau {n} : revendiqué par {name:le}",
     "replay.no_proof": "Ce drapeau n'a pas été revendiqué dans cette manche.",
     "btn.close": "Fermer",
     "settings.event": "Événement",
@@ -375,16 +381,95 @@ FR: dict[str, str] = {
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "fr": FR}
 
+# Schotten Totten's own sentences, by contract 1 `edition` (`Edition.rules`) and language:
+# each replaces the sentence of the same key and keeps its `{placeholders}` (a test says so).
+ST_EN: dict[str, str] = {
+    "flag": "Stone {n}",
+    "proof.title": "Stone {n}",
+    "proof.valid": "{name} can claim stone {n}",
+    "proof.invalid": "{name} cannot claim stone {n}",
+    "proof.won": "{name} took stone {n}: the proof",
+    "claim.accepted": "{name} takes stone {n}",
+    "fog": "Blind-Man's Bluff",
+    "mud": "Mud Fight",
+    "calib.title": "Camera and stone tiles",
+    "calib.ok": "All nine stone tiles found",
+    "calib.missing": "Tile missing: stone {flags}",
+    "history.unfinished": "Not finished, stones {north}–{south}",
+    "replay.proof_title": "Stone {n}: claimed by {name}",
+    "replay.no_proof": "This stone was not claimed in this round.",
+    "move.play": "{name} plays {card} at stone {flag}",
+    "move.env": "{name} lays {card} at stone {flag}",
+    "move.redeploy": "{name} plays {guile}: {card} from stone {from_flag} to stone {to_flag}",
+    "move.redeploy_discard": "{name} plays {guile}: {card} from stone {from_flag} discarded",
+    "move.deserter": "{name} plays {guile}: {card} leaves stone {flag}",
+    "move.traitor": "{name} plays {guile}: {card} from stone {from_flag} to stone {to_flag}",
+    "move.claim": "{name} claims stone {flag}",
+    "place.flag": "stone {n}, {name}'s side",
+    "act.play": "{name} played {card} at stone {n}",
+    "act.redeploy": "{name} played {tactic}: {card} from stone {a} to stone {b}",
+    "act.redeploy_discard": "{name} played {tactic}: {card} from stone {a} discarded",
+    "act.deserter": "{name} played {tactic}: {card} removed from stone {n}",
+    "act.traitor": "{name} played {tactic}: {card} from stone {a} to stone {b}",
+    "act.claim": "{name} claimed stone {n}",
+    "act.draw_troop": "{name} drew a Clan card",
+    "act.draw_tactics": "{name} drew a Tactic card",
+    "wait.tiles": "Cannot see all nine stone tiles: uncover them",
+}
+
+ST_FR: dict[str, str] = {
+    "flag": "Borne {n}",
+    "proof.title": "Borne {n}",
+    "proof.valid": "{name} peut revendiquer la borne {n}",
+    "proof.invalid": "{name} ne peut pas revendiquer la borne {n}",
+    "proof.won": "{name} a pris la borne {n} : la preuve",
+    "claim.accepted": "{name} prend la borne {n}",
+    "fog": "Colin-Maillard",
+    "mud": "Combat de Boue",
+    "calib.title": "Caméra et tuiles des bornes",
+    "calib.ok": "Les neuf tuiles des bornes sont trouvées",
+    "calib.missing": "Tuile manquante : borne {flags}",
+    "history.unfinished": "Inachevée, bornes {north}–{south}",
+    "replay.proof_title": "Borne {n} : revendiquée par {name:le}",
+    "replay.no_proof": "Cette borne n'a pas été revendiquée dans cette manche.",
+    "move.play": "{name} joue {card} à la borne {flag}",
+    "move.env": "{name} pose {card} à la borne {flag}",
+    "move.redeploy": "{name} joue {guile} : {card} de la borne {from_flag} à la borne {to_flag}",
+    "move.redeploy_discard": "{name} joue {guile} : {card} de la borne {from_flag} défaussée",
+    "move.deserter": "{name} joue {guile} : {card} quitte la borne {flag}",
+    "move.traitor": "{name} joue {guile} : {card} de la borne {from_flag} à la borne {to_flag}",
+    "move.claim": "{name} revendique la borne {flag}",
+    "place.flag": "borne {n}, côté {name}",
+    "act.play": "{name} a joué {card} à la borne {n}",
+    "act.redeploy": "{name} a joué {tactic} : {card} de la borne {a} à la borne {b}",
+    "act.redeploy_discard": "{name} a joué {tactic} : {card} de la borne {a} défaussée",
+    "act.deserter": "{name} a joué {tactic} : {card} retirée de la borne {n}",
+    "act.traitor": "{name} a joué {tactic} : {card} de la borne {a} à la borne {b}",
+    "act.claim": "{name} a revendiqué la borne {n}",
+    "act.draw_troop": "{name} a pioché une carte Clan",
+    "act.draw_tactics": "{name} a pioché une carte Tactique",
+    "wait.tiles": "Les neuf tuiles des bornes ne sont pas toutes visibles : découvrez-les",
+    "can_claim": "{name} peut\nla prendre",
+}
+
+EDITION_TEXTS: dict[str, dict[str, dict[str, str]]] = {
+    "schotten-totten": {"en": ST_EN, "fr": ST_FR},
+}
+"""An edition's own sentences, by `Edition.rules`; Battle Line (both editions) has none."""
+
 
 _DEFAULT_FR = {"Nord", "Sud"}
 _VOWELS = tuple("AEIOUYÉÈÊÀÂÎÔaeiouyéèêàâîôhH")
 
 
 class _Formatter(string.Formatter):
-    """`{name:de}` and `{name:à}`: French "du Sud", "de Brune", "d'Anne", "au Nord", "à Brune"
-    (the default names take the article; a player's own name does not)."""
+    """`{name:de}`, `{name:à}` and `{name:le}`: French "du Sud", "de Brune", "d'Anne", "au
+    Nord", "à Brune", "par le Sud" (the default names take the article; a player's own name
+    does not)."""
 
     def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec == "le" and isinstance(value, str):
+            return f"le {value}" if value in _DEFAULT_FR else value
         if format_spec in ("de", "à") and isinstance(value, str):
             if value in _DEFAULT_FR:
                 return ("du " if format_spec == "de" else "au ") + value
@@ -397,8 +482,9 @@ class _Formatter(string.Formatter):
 _FORMAT = _Formatter()
 
 
-def tr(key: str, lang: str = "en", **values: object) -> str:
-    """The text `key` in `lang`, with its `{placeholders}` filled from `values`."""
+def tr(key: str, lang: str = "en", edition: Edition | None = None, **values: object) -> str:
+    """The text `key` in `lang`, in the words of `edition` (None: Battle Line's), with its
+    `{placeholders}` filled from `values`."""
     table = STRINGS.get(lang)
     if table is None:
         raise UnknownTextError(f"unknown language {lang!r}: use one of {', '.join(LANGS)}")
@@ -406,4 +492,6 @@ def tr(key: str, lang: str = "en", **values: object) -> str:
         text = table[key]
     except KeyError:
         raise UnknownTextError(f"no text {key!r} in the {lang!r} table") from None
+    if edition is not None:
+        text = EDITION_TEXTS.get(edition.rules, {}).get(lang, {}).get(key, text)
     return _FORMAT.vformat(text, (), values) if values else text

@@ -20,9 +20,10 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 
 from companion.rules.cards import BY_CODE
+from companion.rules.edition import BATTLE_LINE, Edition, of_naming
 from companion.referee.display import FlagView, Display
 
-from .colours import CARD_RGBA, DARK_TEXT, SUIT_MARKS, TACTIC_RGBA
+from .colours import SUIT_MARKS, TACTIC_RGBA, card_rgba, dark_text
 
 # Short labels for Tactics cards on a small face, per naming set.
 _SHORT = {
@@ -35,6 +36,12 @@ _SHORT = {
     "medieval-fr": {"ALEXANDER": "Roi A", "DARIUS": "Roi F", "CAVALRY": "Merc 8",
                     "SHIELD": "Supp", "FOG": "Brouil", "MUD": "Boue", "SCOUT": "Reco",
                     "REDEPLOY": "Redép", "DESERTER": "Désert", "TRAITOR": "Traît"},
+    "schotten-en": {"ALEXANDER": "Joker", "DARIUS": "Joker", "SPY": "Spy 7",
+                    "SHIELD": "Shield", "FOG": "Bluff", "MUD": "Mud", "SCOUT": "Recruit",
+                    "REDEPLOY": "Strat", "DESERTER": "Banshee", "TRAITOR": "Traitor"},
+    "schotten-fr": {"ALEXANDER": "Joker", "DARIUS": "Joker", "SPY": "Esp 7",
+                    "SHIELD": "P-Bouc", "FOG": "Colin", "MUD": "Boue", "SCOUT": "Chass",
+                    "REDEPLOY": "Stratè", "DESERTER": "Banshee", "TRAITOR": "Traître"},
 }
 
 
@@ -103,14 +110,11 @@ def mark_shape(kind: str, cx: float, cy: float, r: float) -> list[tuple[float, f
     return [(cx, cy)] + pts + [pts[0]]
 
 
-def face_rgba(code: str) -> tuple[float, float, float, float]:
-    code = code.lstrip("+")
-    if "=" in code:
-        return CARD_RGBA.get(code.split("=", 1)[1][0], TACTIC_RGBA)
-    card = BY_CODE.get(code)
-    if card is not None and card.is_troop:
-        return CARD_RGBA[code[0]]
-    return TACTIC_RGBA
+def face_rgba(code: str, edition: Edition = BATTLE_LINE) -> tuple[float, float, float, float]:
+    """A face's colour in `edition`: its Troop's (a wildcard: the Troop it stands for), or
+    the Tactics cards' light colour."""
+    suit = suit_of(code)
+    return card_rgba(suit, edition) if suit else TACTIC_RGBA
 
 
 class CardFace(Label):
@@ -140,13 +144,14 @@ class CardFace(Label):
     def _refresh(self) -> None:
         self.text = short_label(self.code, self.naming)
         self.ghost = self.code.startswith("+")
-        rgba = face_rgba(self.code)
-        self.face_color = list(rgba)
-        base = self.code.lstrip("+")
-        light = rgba == TACTIC_RGBA or (base[:1] in DARK_TEXT and "=" not in base) or \
-            ("=" in base and base.split("=", 1)[1][:1] in DARK_TEXT)
-        self.color = (0.05, 0.05, 0.05, 1) if light else (1, 1, 1, 1)
+        # The naming set is the edition's: its cards are drawn in the colours it names.
+        edition = of_naming(self.naming)
         self.suit = suit_of(self.code) or ""
+        rgba = face_rgba(self.code, edition)
+        self.face_color = list(rgba)
+        light = not self.suit or dark_text(self.suit, edition)
+        self.color = (0.05, 0.05, 0.05, 1) if light else (1, 1, 1, 1)
+        base = self.code.lstrip("+")
         card = BY_CODE.get(base)
         self.is_value = card is not None and card.is_troop
         self._fit()
@@ -157,7 +162,7 @@ class CardFace(Label):
         r = max(2.0, min(self.height * 0.30, self.width * 0.13))
         return self.right - r * 1.3 - 2, self.center_y, r
 
-    BIG = 30.0     # a Troop's value at 800x480 (x app.u): digits of 4 mm on a 7-inch screen
+    BIG = 30.0     # a Troop's value at 800x480 (x app.u), at most: its face's height bounds it
     SMALL = 17.0   # a Tactics card's short name
 
     def _fit(self, *_: object) -> None:
@@ -167,8 +172,10 @@ class CardFace(Label):
         room = (self.mark_box()[2] * 2.6 + 4) if self.suit else 0.0
         chars = max(1, len(self.text))
         wide = (self.width - room - 6) / (0.62 * chars)   # a bold digit is ~0.6 em wide
+        # A line of text is ~1.2 em tall: the face's height bounds the font, so the value
+        # never overflows its face.
         self.font_size = max(8.0, min((self.BIG if self.is_value else self.SMALL) * u,
-                                      self.height * 1.0, wide))
+                                      self.height / 1.2, wide))
         # The text is centred in the face less the mark's room (the texture spans the face).
         self.padding = [2, 0, room, 0]
         self.text_size = (max(1.0, self.width), self.height)
@@ -267,7 +274,7 @@ class FlagButton(Button):
         if app is None:
             return ""
         from .strings import tr
-        lines = [" ".join(tr("fog" if c.code == "FOG" else "mud", app.lang)
+        lines = [" ".join(tr("fog" if c.code == "FOG" else "mud", app.lang, app.match_edition)
                           for c in flag.env)] if flag.env else []
         if flag.claimed:
             lines.append(tr("claimed", app.lang, name=app.side_name(flag.claimed)))
@@ -286,7 +293,7 @@ class ClaimBand(Button):
         if app is None or flag is None or not flag.claimable(side):  # type: ignore[arg-type]
             return ""
         from .strings import tr
-        return tr("can_claim", app.lang, name=app.side_name(side))
+        return tr("can_claim", app.lang, app.match_edition, name=app.side_name(side))
 
 
 class FlagColumn(BoxLayout):

@@ -13,9 +13,11 @@ from companion.appliance.status import Status
 from companion.referee.display import Display, Problem
 from companion.rules.actions import Claim, Deserter, Draw, Pass, Play, Redeploy, Scout, Traitor
 from companion.rules.cards import Card, Naming
+from companion.rules.edition import Edition
 from companion.rules.place import Place
 
 from .strings import tr
+from .strings import tr as _tr
 
 Names = Mapping[str, str]
 
@@ -38,17 +40,22 @@ def to_name(side: str, lang: str, names: Names) -> str:
     return f"to {name}"
 
 
-def place_words(place: Place, lang: str, names: Names) -> str:
-    """`flag 4, North's side` / `drapeau 4, côté Nord`; off the line likewise."""
+def place_words(place: Place, lang: str, names: Names, edition: Edition | None = None) -> str:
+    """`flag 4, North's side` / `drapeau 4, côté Nord` (`borne 4` in Schotten Totten); off
+    the line likewise."""
     who = names.get(place.side, place.side)
     if place.offline:
-        return tr("place.offline", lang, name=who)
-    return tr("place.flag", lang, n=place.flag, name=who)
+        return tr("place.offline", lang, edition, name=who)
+    return tr("place.flag", lang, edition, n=place.flag, name=who)
 
 
-def action_words(action: Any, lang: str, naming: Naming, names: Names) -> str:
+def action_words(action: Any, lang: str, naming: Naming, names: Names,
+                 edition: Edition | None = None) -> str:
     """A committed action in words, past tense: `North played blue 7 at flag 3`."""
     name = names.get(getattr(action, "player", ""), "")
+
+    def tr(key: str, lang: str, **values: Any) -> str:
+        return _tr(key, lang, edition, **values)
 
     def card(c: Card | str) -> str:
         return (c if isinstance(c, Card) else Card(c)).name(naming)
@@ -81,14 +88,15 @@ def action_words(action: Any, lang: str, naming: Naming, names: Names) -> str:
     return tr("act.other", lang, name=name)
 
 
-def last_action_line(view: Display, lang: str, naming: Naming, names: Names) -> str:
+def last_action_line(view: Display, lang: str, naming: Naming, names: Names,
+                     edition: Edition | None = None) -> str:
     if not view.moves:
         return ""
-    return tr("last", lang, what=action_words(view.moves[-1], lang, naming, names))
+    return tr("last", lang, what=action_words(view.moves[-1], lang, naming, names, edition))
 
 
 def status_line(view: Display, status: Status, lang: str, naming: Naming, names: Names,
-                problem: str = "") -> str:
+                problem: str = "", edition: Edition | None = None) -> str:
     """What the companion waits for now, first things first: the camera, a deck, hands over
     the table, the tiles, a player's answer, a card; never empty while a game is on.
 
@@ -108,7 +116,7 @@ def status_line(view: Display, status: Status, lang: str, naming: Naming, names:
     if status.moving:
         return tr("wait.hands", lang)
     if status.unreadable:
-        return tr("wait.tiles", lang)
+        return tr("wait.tiles", lang, edition)
     if view.problems:
         first: Problem = view.problems[0]
         key = "wait.answer" if first.kind == "doubt" else "wait.fix"

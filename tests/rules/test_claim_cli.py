@@ -182,7 +182,7 @@ def test_an_impossible_position_is_refused_with_status_2(tmp_path: Path,
     assert main(["claim", str(path), "--flag", "6", "--player", "north"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == (f"companion claim: {path}: flag 1 is claimed by north, whose side holds 2 "
-                   "card(s); a claim needs a complete formation of 3")
+                   "cards; a claim needs a complete formation of 3")
 
 
 def test_the_edition_is_echoed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

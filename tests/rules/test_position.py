@@ -82,8 +82,8 @@ HOST_7 = ["Y1", "O2", "P4"]
 
 @pytest.mark.parametrize(("obj", "named"), [
     # A claimed flag whose winner's side is empty or incomplete.
-    (_table(f2={"north": PHALANX_10, "claimed": "south"}), "flag 2 is claimed by south, whose side holds 0"),
-    (_table(f2={"south": ["R1", "R2"], "claimed": "south"}), "whose side holds 2 card(s)"),
+    (_table(f2={"north": PHALANX_10, "claimed": "south"}), "flag 2 is claimed by south, whose side holds no card"),
+    (_table(f2={"south": ["R1", "R2"], "claimed": "south"}), "whose side holds 2 cards"),
     (_table(f2={"south": ["R1", "R2", "R3"], "env": ["MUD"], "claimed": "south"}),
      "a claim needs a complete formation of 4 (Mud)"),
     # A flag claimed by the weaker side, or by the later side of a tie (D11).

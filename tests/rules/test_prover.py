@@ -220,7 +220,8 @@ def test_every_stronger_category_is_ruled_out_in_the_proof() -> None:
             for naming in ("gmt-en", "gmt-fr"):
                 text = v.proof("en" if naming == "gmt-en" else "fr", naming)
                 assert not (empty and ("not of one" in text or "ne sont pas" in text)), text
-                if "Only " in text or "Il ne reste que" in text:
+                if "Only " in text or "No Troop card is left" in text or \
+                        text.split("\n")[-1].startswith("Il ne reste "):
                     continue  # late game: the list of unseen cards rules out everything at once
                 for cat in CATEGORIES:
                     if CATEGORY_RANK[cat] > v.claimant.rank:
@@ -273,7 +274,45 @@ def test_late_game_proof_lists_what_is_left() -> None:
     p = Position((FlagPosition(north, south),) + (FlagPosition(),) * 8, discards)
     v = prove(p, 1, "north")
     assert v.reason == "cannot-beat"
-    assert "Only 3 Troop card(s) are not on the table: purple 2, orange 3 and yellow 4" in v.proof()
+    assert "Only 3 Troop cards are not on the table: purple 2, orange 3 and yellow 4" in v.proof()
+
+
+def test_french_proofs_name_the_sides_with_their_article_and_count_in_words() -> None:
+    """"Le Nord", "par le Sud", "au Nord" as French says them; one card, two cards, none."""
+    from companion.rules.cards import TROOPS as ALL
+
+    def late(left: set[str], south_codes: tuple[str, ...]) -> ClaimVerdict:
+        """North's three 10s against South's cards, with only `left` off the table."""
+        north = tuple(oracle.BY_CODE[c] for c in ("R10", "G10", "B10"))
+        south = tuple(oracle.BY_CODE[c] for c in south_codes)
+        discards = tuple(c for c in ALL if c.code not in left and c not in north + south)
+        return prove(Position((FlagPosition(north, south),) + (FlagPosition(),) * 8,
+                              discards), 1, "north")
+
+    one = late({"P2"}, ("Y1", "O1"))      # South needs one card: the one left
+    assert "Only 1 Troop card is not on the table: purple 2; South cannot do better with it." \
+        in one.proof()
+    assert "Il ne reste qu'une carte Troupe hors de la table : violet 2 ; le Sud ne peut pas " \
+        "faire mieux avec elle." in one.proof("fr", "gmt-fr")
+    three = late({"P2", "O3", "Y4"}, ("Y1",)).proof("fr", "gmt-fr")
+    assert "Il ne reste que 3 cartes Troupes hors de la table" in three and "avec elles" in three
+    assert "Au mieux, le Sud peut faire" in three and "qui ne bat pas le Nord" in three
+    # A side that cannot complete: the cards it needs and the cards left, counted in words.
+    north = tuple(oracle.BY_CODE[c] for c in ("R1", "R2", "R3"))
+    south = (oracle.BY_CODE["Y9"],)
+    keep = {"B5"}
+    discards = tuple(c for c in ALL if c.code not in keep and c not in north + south)
+    v = prove(Position((FlagPosition(north, south),) + (FlagPosition(),) * 8, discards), 1,
+              "north")
+    assert v.reason == "cannot-complete"
+    assert "South still needs 2 cards but only 1 Troop card is not on the table: South can " \
+        "never complete (D10)." in v.proof()
+    assert "Le Sud doit encore poser 2 cartes mais il ne reste qu'une carte Troupe hors de la " \
+        "table : le Sud ne peut plus compléter (D10)." in v.proof("fr", "gmt-fr")
+    incomplete = prove(Position((FlagPosition((), south),) + (FlagPosition(),) * 8), 1, "north")
+    assert incomplete.proof("fr", "gmt-fr").startswith("Le Nord n'a aucune carte au drapeau 1")
+    for text in (one.proof("fr", "gmt-fr"), three, v.proof("fr", "gmt-fr"), v.proof()):
+        assert "(s)" not in text
 
 
 def test_every_verdict_has_a_proof_in_every_naming() -> None:

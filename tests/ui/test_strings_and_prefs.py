@@ -25,6 +25,41 @@ def test_both_languages_have_every_text_with_the_same_placeholders() -> None:
         assert fields(EN[key]) == fields(FR[key]), key
 
 
+def test_an_editions_own_sentences_replace_whole_sentences_with_the_same_placeholders() -> None:
+    from companion.ui.strings import EDITION_TEXTS
+    assert set(EDITION_TEXTS) == {"schotten-totten"}
+    for rules, tables in EDITION_TEXTS.items():
+        assert set(tables["en"]) <= set(EN) and set(tables["fr"]) <= set(FR), rules
+        for lang, base in (("en", EN), ("fr", FR)):
+            for key, text in tables[lang].items():
+                assert fields(text) == fields(base[key]), (rules, lang, key)
+                # no flag left in a Schotten Totten sentence, in either language
+                words = re.sub(r"\{[^}]*\}", "", text)
+                assert not re.search(r"\b(flag|drapeau)", words, re.I), (lang, key, text)
+    # every sentence that names a flag has Schotten Totten's own, in both languages
+    for lang, base in (("en", EN), ("fr", FR)):
+        naming = {k for k, v in base.items()
+                  if re.search(r"\b(flags?|drapeaux?)\b", re.sub(r"\{[^}]*\}", "", v), re.I)
+                  and not k.startswith(
+                      ("calib.fix", "naming.", "app."))}
+        assert naming <= set(EDITION_TEXTS["schotten-totten"][lang]), (lang, naming - set(
+            EDITION_TEXTS["schotten-totten"][lang]))
+
+
+def test_tr_speaks_the_editions_words() -> None:
+    from companion.rules.edition import BATTLE_LINE, MEDIEVAL, SCHOTTEN_TOTTEN
+    assert tr("proof.won", "fr", SCHOTTEN_TOTTEN, name="Ada", n=3) == \
+        "Ada a pris la borne 3 : la preuve"
+    assert tr("move.claim", "en", SCHOTTEN_TOTTEN, name="Ada", flag=2) == "Ada claims stone 2"
+    assert tr("can_claim", "fr", SCHOTTEN_TOTTEN, name="Sud") == "Sud peut\nla prendre"
+    assert tr("replay.proof_title", "fr", SCHOTTEN_TOTTEN, n=1, name="Sud") == \
+        "Borne 1 : revendiquée par le Sud"
+    assert tr("replay.proof_title", "fr", n=1, name="Ada") == "Drapeau 1 : revendiqué par Ada"
+    for edition in (None, BATTLE_LINE, MEDIEVAL):
+        assert tr("move.claim", "fr", edition, name="Ada", flag=2) == \
+            "Ada revendique le drapeau 2"
+
+
 def test_every_key_the_screens_use_exists() -> None:
     used = set()
     for path in list(UI.glob("*.kv")) + list(UI.glob("*.py")):

@@ -87,7 +87,7 @@ def test_french_is_complete_and_agrees() -> None:
     from companion.rules.state import GameState
     empty = GameState.new_table().position()
     assert prove(empty, 1, "north").proof("fr", "gmt-fr").startswith(
-        "Nord n'a aucune carte au drapeau 1")
+        "Le Nord n'a aucune carte au drapeau 1")
 
 
 def test_players_are_never_told_apart_by_a_colour() -> None:
@@ -134,11 +134,13 @@ def test_the_table_in_words(start_app, artifacts_dir: Path, size, lang) -> None:
     # The claim band's words fit in it (nothing cut off), on south's half of the flag.
     assert band.texture_size[0] <= band.width + 1 and band.texture_size[1] <= band.height + 1
     assert band.y <= column.ids.flag_button.center_y
-    # Every card face carries its suit mark; the digits are at least ~4 mm at 800x480.
+    # Every card face carries its suit mark; the digits are at least 3.4 mm at 800x480: a
+    # value's whole line (not only its ink) fits its face (tests/ui/test_layout.py), and the
+    # flag keeps room for a claim band naming a long name in two languages.
     faces = [w for w in table.walk() if isinstance(w, CardFace) and w.code]
     assert faces and all(f.suit == f.code[0] for f in faces if f.is_value)
     digits = _ink_height(faces[0]) / app.u        # in pixels of the 800x480 screen
-    assert digits * MM_PER_PX >= 3.9, (digits, digits * MM_PER_PX)
+    assert digits * MM_PER_PX >= 3.4, (digits, digits * MM_PER_PX)
     # Every text of the table fits: no label is cut (texture within its box).
     for label in (table.ids.status_label, table.ids.last_label, table.ids.north_label,
                   table.ids.south_label, table.ids.turn_label):
