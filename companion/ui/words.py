@@ -52,40 +52,55 @@ def place_words(place: Place, lang: str, names: Names, edition: Edition | None =
 def action_words(action: Any, lang: str, naming: Naming, names: Names,
                  edition: Edition | None = None) -> str:
     """A committed action in words, past tense: `North played blue 7 at flag 3`."""
-    name = names.get(getattr(action, "player", ""), "")
+    return action_sentence(action, lang, naming, names.get(getattr(action, "player", ""), ""),
+                           edition, past=True)
 
-    def tr(key: str, lang: str, **values: Any) -> str:
-        return _tr(key, lang, edition, **values)
+
+def action_sentence(action: Any, lang: str, naming: Naming, name: str,
+                    edition: Edition | None = None, past: bool = False) -> str:
+    """An action as a sentence in the words of `edition`, done by the player called `name`:
+    in the past for the table's last move (`act.*`: "North played blue 7 at flag 3"), in the
+    present for a replayed one (`move.*`: "Ada plays red 8 at flag 3")."""
+    t = "act" if past else "move"
 
     def card(c: Card | str) -> str:
         return (c if isinstance(c, Card) else Card(c)).name(naming)
 
+    def say(key: str, **values: Any) -> str:
+        # Both tenses' sentences name the same things (some by other placeholders).
+        tactic = values.get("tactic")
+        return _tr(key, lang, edition, name=name, guile=tactic, **values)
+
     match action:
         case Play():
-            return tr("act.play", lang, name=name, card=card(action.card), n=action.flag)
+            key = f"{t}.play"
+            if not past and action.card.family == "environment":
+                key = "move.env"
+            return say(key, card=card(action.card), n=action.flag, flag=action.flag)
         case Scout():
-            return tr("act.guile", lang, name=name, card=card("SCOUT"))
+            return say(f"{t}.guile" if past else "move.scout", card=card("SCOUT"),
+                       tactic=card("SCOUT"))
         case Redeploy():
-            if action.to_flag is None:
-                return tr("act.redeploy_discard", lang, name=name, tactic=card("REDEPLOY"),
-                          card=card(action.card), a=action.from_flag)
-            return tr("act.redeploy", lang, name=name, tactic=card("REDEPLOY"),
-                      card=card(action.card), a=action.from_flag, b=action.to_flag)
+            key = f"{t}.redeploy_discard" if action.to_flag is None else f"{t}.redeploy"
+            return say(key, tactic=card("REDEPLOY"), card=card(action.card),
+                       a=action.from_flag, from_flag=action.from_flag, b=action.to_flag,
+                       to_flag=action.to_flag)
         case Deserter():
-            return tr("act.deserter", lang, name=name, tactic=card("DESERTER"),
-                      card=card(action.card), n=action.flag)
+            return say(f"{t}.deserter", tactic=card("DESERTER"), card=card(action.card),
+                       n=action.flag, flag=action.flag)
         case Traitor():
-            return tr("act.traitor", lang, name=name, tactic=card("TRAITOR"),
-                      card=card(action.card), a=action.from_flag, b=action.to_flag)
+            return say(f"{t}.traitor", tactic=card("TRAITOR"), card=card(action.card),
+                       a=action.from_flag, from_flag=action.from_flag, b=action.to_flag,
+                       to_flag=action.to_flag)
         case Claim():
-            return tr("act.claim", lang, name=name, n=action.flag)
+            return say(f"{t}.claim", n=action.flag, flag=action.flag)
         case Pass():
-            return tr("act.pass", lang, name=name)
+            return say(f"{t}.pass")
         case Draw():
-            if action.deck is None:
-                return tr("act.draw_none", lang, name=name)
-            return tr(f"act.draw_{action.deck}", lang, name=name)
-    return tr("act.other", lang, name=name)
+            if not past:
+                return say("move.draw")
+            return say("act.draw_none" if action.deck is None else f"act.draw_{action.deck}")
+    return say(f"{t}.other")
 
 
 def last_action_line(view: Display, lang: str, naming: Naming, names: Names,
