@@ -62,12 +62,6 @@ def _row(label: str, sc: Score, rig: str, enrol_s: float | None = None,
     return line
 
 
-def _cards(obs: Any) -> tuple[Any, ...]:
-    """What a read says of the table: the cards, tiles, hands and doubts (not their scores)."""
-    return (obs.flags, obs.offline_north, obs.offline_south, obs.obstructed,
-            tuple((d.where, d.index, d.best, d.second) for d in obs.doubtful))
-
-
 def _one_card_fewer(scene: Any, seed: int) -> Any:
     """The scene with the last card of one of its columns taken away (the table a move
     before), or None when no flag has a card; the column drawn from `seed`."""
@@ -119,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion.vision.capture import make_lores
     from companion.vision.deck import enrol
     from companion.vision.errors import VisionError
-    from companion.vision.evaluate import Score
+    from companion.vision.evaluate import Score, what_it_says
     from companion.vision.motion import MotionDetector
     from companion.vision.pipeline import TableReader
     from companion.synth import RIGS, Degrade, Setup, render, rendition, write_deck_images
@@ -198,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 t = time.perf_counter()
                                 moved = reader.read(frame)
                                 move_ms[rig_name].append(1000 * (time.perf_counter() - t))
-                                if _cards(moved) != _cards(obs):
+                                if what_it_says(moved) != what_it_says(obs):
                                     target.mistakes.append(f"{label}: a move's read (zones "
                                                            "remembered) differs from the "
                                                            "whole read")

@@ -32,7 +32,7 @@ from .prefs import Prefs
 from companion.appliance.status import Preview, Status
 
 from .strings import tr
-from .words import action_words, card_naming, last_action_line, place_words, status_line
+from .words import action_sentence, action_words, card_naming, last_action_line, place_words, status_line
 from companion.referee.display import IDLE, Display, Problem
 
 if TYPE_CHECKING:
@@ -624,7 +624,6 @@ class CompanionApp(App):
         if replay is None or not self.replay_views:
             self.replay_text = ""
             return
-        from .replay_words import describe
         step = int(self.replay_step)
         action, rnd = replay.actions[step], replay.rounds[step]
         if action is None:
@@ -632,8 +631,9 @@ class CompanionApp(App):
                 tr("replay.round_start", self.lang, r=rnd)
         else:
             text = tr("replay.step", self.lang, i=step, n=len(self.replay_views) - 1,
-                      action=describe(action, self.lang, self.replay_naming,
-                                      self.replay_name(action.player), self.replay_edition))
+                      action=action_sentence(action, self.lang, self.replay_naming,
+                                             self.replay_name(action.player),
+                                             self.replay_edition))
         self.replay_text = text
 
     def _replay_naming(self, *_: Any) -> None:

@@ -1,26 +1,13 @@
-"""Words for the replay: a recorded move in the screen's language with the edition's card
-names (`Ada plays red 8 at flag 3`: players read moves, not the notation), and what a
-replayed flag says."""
+"""What a replayed flag says (a replayed move's words: `words.action_sentence`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.rules.actions import Action
-from companion.rules.edition import Edition
-
 from .strings import tr
-from .words import action_sentence
 
 if TYPE_CHECKING:
     from companion.referee.display import FlagView
-
-
-def describe(action: Action, lang: str, naming: str, name: str,
-             edition: Edition | None = None) -> str:
-    """`action` as a sentence in the words of `edition`; `name` is the name of the player
-    who made it."""
-    return action_sentence(action, lang, naming, name, edition)  # type: ignore[arg-type]
 
 
 def flag_text(app: Any, flag: FlagView, u: float) -> str:

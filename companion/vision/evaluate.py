@@ -177,6 +177,13 @@ def _align(got: tuple[Card, ...], want: tuple[Card, ...]
 
 
 # -- labelled folders ---------------------------------------------------------------------------
+def what_it_says(obs: Observation) -> tuple[object, ...]:
+    """What a read says of the table, to compare two reads: the cards, the tiles, the
+    hands and the doubts (not the doubts' scores)."""
+    return (obs.flags, obs.offline_north, obs.offline_south, obs.obstructed,
+            tuple((d.where, d.index, d.best, d.second) for d in obs.doubtful))
+
+
 def labelled_frames(directory: str | Path) -> list[tuple[Path, Path]]:
     d = Path(directory)
     if not d.is_dir():
@@ -213,4 +220,4 @@ def evaluate_folder(directory: str | Path, deck: Deck) -> Score:
     return score
 
 
-__all__ = ["Score", "evaluate_folder", "labelled_frames"]
+__all__ = ["Score", "evaluate_folder", "labelled_frames", "what_it_says"]

@@ -10,15 +10,10 @@ import pytest
 
 from companion.synth import Degrade, render
 from companion.vision import zones as zone_steps
+from companion.vision.evaluate import what_it_says
 from companion.vision.pipeline import TableReader
 
 from .vision_helpers import deck, printing, sample_scene
-
-
-def _said(obs: object) -> tuple[object, ...]:
-    o = obs
-    return (o.flags, o.offline_north, o.offline_south, o.obstructed,      # type: ignore[attr-defined]
-            tuple((d.where, d.index, d.best, d.second) for d in o.doubtful))  # type: ignore[attr-defined]
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -63,14 +58,14 @@ def test_a_move_reads_only_the_zones_it_changed_and_says_what_a_whole_read_says(
         reader.read(before)                  # ... and followed: the reader's usual frame
         calls.clear()
         got = reader.read(after)
-        assert _said(got) == _said(want_after)
+        assert what_it_says(got) == what_it_says(want_after)
         assert got.flags[1].south[-1].code == "G9"
         # Only the zones the new card shows in (its own, and a neighbour it may reach into).
         assert 1 <= len(calls) <= 3 < everything, calls
         assert "2south" in calls
         calls.clear()
         got = reader.read(other)
-        assert _said(got) == _said(want_other)
+        assert what_it_says(got) == what_it_says(want_other)
         assert "8north" in calls and "2south" not in calls
 
 
@@ -82,7 +77,7 @@ def test_the_same_frame_again_reads_no_zone_unless_told_to(
         reader.read(before)
         first = reader.read(before)
         calls.clear()
-        assert _said(reader.read(before)) == _said(first)
+        assert what_it_says(reader.read(before)) == what_it_says(first)
         assert calls == []
         reader.remember = False
         reader.read(before)
