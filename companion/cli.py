@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "companion.commands.matches",   # matches         (the match record)
     "companion.commands.run",       # run             (the appliance)
     "companion.commands.bench",     # bench           (printed speed figures)
+    "companion.commands.train",     # train           (the band network; needs the train extra)
 )
 
 

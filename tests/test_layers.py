@@ -1,7 +1,7 @@
 """The layering of the package (docs/architecture.md): no part imports a part above it.
 
 A frame's route runs upwards through these layers only: rules <- vision <- synth <- referee
-<- record <- hw <- appliance <- ui <- bench, commands.  Imports made only for type checking
+<- record <- hw <- appliance <- ui <- bench, commands, training.  Imports made only for type checking
 (`if TYPE_CHECKING:`) are not counted: they load nothing at run time.
 """
 
@@ -14,9 +14,10 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "companion"
 LAYERS = ("rules", "vision", "synth", "referee", "record", "hw", "appliance", "ui", "bench",
-          "commands")
-LEVEL = {name: i for i, name in enumerate(LAYERS)} | {"commands": LAYERS.index("bench")}
-"""The entry points (`commands`, `bench`) share the top level."""
+          "commands", "training")
+LEVEL = {name: i for i, name in enumerate(LAYERS)} | {"commands": LAYERS.index("bench"),
+                                                      "training": LAYERS.index("bench")}
+"""The entry points (`commands`, `bench`) and the training tools share the top level."""
 SHARED = {"errors", "paths", "__init__", "__main__", "cli"}   # usable from every layer
 # What the screens may take from the running companion: its plain values, never its loop.
 UI_FROM_APPLIANCE = {"companion.appliance.status"}

@@ -28,7 +28,7 @@ from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import CardRead, colour_unsure, is_card, recolour
+from .reading import CardRead, colour_unsure, is_card, net_lead, recolour
 from .scale import ScaleNormaliser
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
@@ -81,6 +81,8 @@ class TableReader:
         self.templates = deck.templates
         self.tracker = LayoutTracker(allow_missing_tiles)
         self.layout: TilesInFrame | None = None   # the tiles as the last frame placed them
+        # The last frame's reads kept as cards: (place, index in its column, the read).
+        self.last_reads: list[tuple[Place, int, CardRead]] = []
         self._scale = ScaleNormaliser()  # frames of another size: read at the rig's scale
         self.settings = self.templates.settings()
         # Cards of this printing whose top bands the enrolment found alike: never sure.
@@ -320,7 +322,11 @@ class TableReader:
             weak = score < s.doubt_floor or (score < s.doubt_min_score
                                               and m < s.doubt_low_margin)
             pair = second is not None and frozenset((best.code, second[0].code)) in self._pairs
-            if fell_back or m < s.doubt_margin or weak or pair or colour_unsure(slot.read, s):
+            # The band network, trained apart from the cells, puts the band nearer another
+            # value (or barely nearer this one): the two looks disagree, a doubt.
+            unsure_net = net_lead(slot.read, best, self.templates) < s.net_doubt_lead
+            if fell_back or m < s.doubt_margin or weak or pair or unsure_net or \
+                    colour_unsure(slot.read, s):
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
                     conf = min(conf, 0.25)
@@ -349,6 +355,7 @@ class TableReader:
                 slots.append(_Slot(place, index, r))
                 index += 1
         self._settle(slots)
+        self.last_reads = [(sl.place, sl.index, sl.read) for sl in slots]
         lists: dict[Place, list[Card]] = {}
         for sl in slots:
             assert sl.card is not None

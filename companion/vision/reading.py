@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.rules.cards import Card
 
-from . import cvcompat, geometry
+from . import bandnet, cvcompat, geometry
 from .config import load_config
 
 
@@ -93,6 +93,8 @@ class ReadingSettings:
     fine_weight: float
     fine_overturn: float
     fine_noise: float
+    net_weight: float
+    net_doubt_lead: float
     across_edge_mm: float
     card_lead_min: float
     card_sure_shape: float
@@ -458,6 +460,7 @@ class Templates:
     paper: np.ndarray                       # the printing's stock: its faces' median colour
     card_w: float                           # the printing's card size (mm)
     card_h: float
+    protos: np.ndarray                      # (classes, dims) the band network's prototypes
 
     def settings(self) -> ReadingSettings:
         """The reading settings for this deck's cards."""
@@ -584,12 +587,50 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     coarse_t = _normalise(coarse_cls * cw).astype(np.float32)
     halves = (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32))
     half_w = (np.ascontiguousarray(w_left[0]), np.ascontiguousarray(w_right[0]))
+    protos = np.zeros((len(classes), 0), np.float32)
+    if s.net_weight > 0.0:
+        net_in = np.array([net_input(face_maps(f, s, stock).ink, 0, 0, s) for f in faces_refl],
+                          np.float32)
+        protos = bandnet.prototypes(bandnet.shared().embed(net_in), class_of, len(classes))
     return Templates(cards, _normalise(fine_a * fw).astype(np.float32), coarse_t,
                      hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
                      colour, vivid, stock, np.array(bodies, np.float32), paper,
-                     float(s.card_w), float(s.card_h))
+                     float(s.card_w), float(s.card_h), protos)
+
+
+def net_input(ink_px: np.ndarray, top: int, left: int, s: ReadingSettings) -> np.ndarray:
+    """The band network's input for the card whose top-left corner is (top, left) px in the
+    ink map `ink_px` (`bandnet.band_input`: the band less its insets, as the cells see it)."""
+    return bandnet.band_input(ink_px, top, left, s.px(s.band_mm), s.px(s.inset_mm),
+                              s.px(s.card_w - 2 * s.inset_mm))
+
+
+def _net_look(m: Maps, tpl: Templates, by_class: np.ndarray, tops: np.ndarray,
+              lefts: np.ndarray) -> np.ndarray | None:
+    """The band network's say, folded into `by_class` (cards read x classes) in place: each
+    class loses `net_weight` times how far the network puts the band from that class's
+    prototype beyond the nearest one's. Where the network agrees with the cells, the best
+    class keeps its score and the others fall behind (a surer read); where it disagrees,
+    the two come closer or change places. Gives the similarities (cards read x classes)."""
+    s = m.s
+    if s.net_weight <= 0.0 or len(by_class) == 0 or tpl.protos.shape[1] == 0:
+        return None
+    points = bandnet.shared().embed(np.array([net_input(m.ink, int(t), int(lf), s)
+                                              for t, lf in zip(tops, lefts)], np.float32))
+    sims = bandnet.similarities(points, tpl.protos)
+    by_class += np.float32(s.net_weight) * (sims - sims.max(axis=1, keepdims=True))
+    return sims
+
+
+def net_lead(r: CardRead, card: Card, tpl: Templates) -> float:
+    """How far the band network puts the read's band nearer `card`'s class than any other
+    class (cosine similarity; negative when another class is nearer; 1.0 without a network)."""
+    if r.net is None or len(r.net) < 2:
+        return 1.0
+    k = int(tpl.class_of[tpl.cards.index(card)])
+    return float(r.net[k] - np.delete(r.net, k).max())
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
@@ -666,6 +707,20 @@ class CardRead:
     edge: float = 1.0                            # share of its width showing a top edge
     colour_t: float = 0.0                        # its colour from its own (0) to the next (1)
     vivid: float = 0.0                           # how colourful its band is (`vividness`)
+    net: np.ndarray | None = None                # per class, the band network's similarity
+    cells: np.ndarray | None = None              # per deck card, the cells' own shape
+                                                 # similarity (`shape` before the network)
+
+    cells_best: float | None = None              # the best score on the cells alone (shape
+                                                 # and colour, without the network's say)
+
+    @property
+    def cells_score(self) -> float:
+        """How well the band fits its best card on the cells alone: whether it is a card at
+        all is the cells' question (the network only ranks the classes of a card)."""
+        return self.score if self.cells_best is None else self.cells_best
+        j = int(np.argmin(np.abs(self.shape - self.cells) if False else 0))
+        return self.score
 
     @property
     def best(self) -> Card:
@@ -933,8 +988,8 @@ def _profile(m: Maps, tpl: Templates, ys: np.ndarray, cand: np.ndarray,
 
 def _better_top(m: Maps, tpl: Templates, a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Whether a card top at corner `a` reads better as a card than one at `b`."""
-    ra, rb = identify_many(m, [a, b], tpl)
-    return ra.score > rb.score
+    ra, rb = identify_many(m, [a, b], tpl, net=False)
+    return ra.cells_score > rb.cells_score
 
 
 def identify(m: Maps, top: int, left: int, tpl: Templates) -> CardRead:
@@ -980,13 +1035,16 @@ def _shifted_halves(m: Maps, tpl: Templates, top0: np.ndarray, left0: np.ndarray
     return tpl.halves_c[0].sims(lh), tpl.halves_c[1].sims(rh)
 
 
-def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> list[CardRead]:
+def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates, net: bool = True
+                  ) -> list[CardRead]:
     """Name the cards whose top-left corners (px) are near `corners`, all at once.
 
     First each card is centred sideways on coarse cells (the mask's edges may belong to the
     card beneath); then each half of the band is aligned on its own with every candidate,
     which absorbs a card turned by a few degrees; last, the cell grid is stretched a little
     (lens distortion and perspective leave a card a few per cent off the strip's scale).
+    Then the band network has its say on the aligned bands (`_net_look`; not with
+    `net=False`, when only the cells' fit is wanted).
     Everything is batched over the cards: one gather and one product per stage.
     """
     if not corners:
@@ -1029,6 +1087,9 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
     k = (sl[every, :, best] + sr[every, :, best]).argmax(axis=1)
     tk, lk = tops[every, k], lefts[every, k]
     _second_look(m, tpl, by_class, tk, lk)
+    cells_only = by_class[:, tpl.class_of]
+    sims = _net_look(m, tpl, by_class, tk, lk) if net else None
+    best = by_class.argmax(axis=1)          # the looks may have changed it: its colour cells
     cells = [colour_cells(m.refl, int(t), int(lf), s) for t, lf in zip(tk, lk)]
     colours = np.array([tpl.colour.hue(c, int(b), s) for c, b in zip(cells, best)], np.float32)
     vivid = [tpl.colour.vividness(c, int(b)) for c, b in zip(cells, best)]
@@ -1042,7 +1103,9 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates) -> li
         cands = tuple((tpl.cards[j], float(sc[j])) for j in o)
         out.append(CardRead(cands, float(tk[i]) / s.px_per_mm,
                             (float(lk[i]) + half_w) / s.px_per_mm, shape[i], colours[i],
-                            colour_t=float(between[i]), vivid=vivid[i]))
+                            colour_t=float(between[i]), vivid=vivid[i],
+                            net=None if sims is None else sims[i], cells=cells_only[i],
+                            cells_best=float((sc - shape[i] + cells_only[i]).max())))
     return out
 
 
@@ -1122,7 +1185,9 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
     shape = np.stack([r.shape for r in reads])                    # type: ignore[misc]
     order, score, between = _ranked(tpl, s, shape, hues)
     return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
-                     r.shape, r.hue, r.edge, float(t), r.vivid)
+                     r.shape, r.hue, r.edge, float(t), r.vivid, r.net, r.cells,
+                     None if r.cells is None or r.shape is None
+                     else float((sc - r.shape + r.cells).max()))
             for r, o, sc, t in zip(reads, order, score, between)]
 
 
@@ -1233,14 +1298,22 @@ def is_card(r: CardRead, s: ReadingSettings) -> bool:
     """Whether a read is a card: a "top" that fits no card at all is a card's body, a shadow
     or a hand; one that fits only fairly (a washed-out colour, or a shape not sure) must
     also show a card's straight top edge."""
-    return r.score >= s.not_a_card_score and (r.score >= s.edge_check_below
-                                              or _sure_shape(r, s)
-                                              or r.edge >= s.edge_cover_min)
+    score = r.cells_score
+    return score >= s.not_a_card_score and (score >= s.edge_check_below
+                                            or _sure_shape(r, s)
+                                            or r.edge >= s.edge_cover_min)
+
+
+def _plain(r: CardRead) -> np.ndarray | None:
+    """The read's shape similarities on the cells alone: whether a band is a card's at all
+    is the cells' question (the network only ranks the classes of a band that is one)."""
+    return r.cells if r.cells is not None else r.shape
 
 
 def _sure_shape(r: CardRead, s: ReadingSettings) -> bool:
     """Whether a read's band fits some value or mark so well that it is a card's."""
-    return r.shape is not None and float(r.shape.max()) >= s.card_sure_shape
+    plain = _plain(r)
+    return plain is not None and float(plain.max()) >= s.card_sure_shape
 
 
 def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:
@@ -1248,11 +1321,12 @@ def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:
     clearly better than the deck's average unless it fits very well.  A soft glare edge or
     wood grain across the column fits the band's layout (ink above, paper below) about as
     well for every card."""
-    if r.shape is None:
+    plain = _plain(r)
+    if plain is None:
         return False
-    best = float(r.shape.max())
+    best = float(plain.max())
     return best >= s.card_shape_min and (
-        _sure_shape(r, s) or best - float(np.median(r.shape)) >= s.card_lead_min)
+        _sure_shape(r, s) or best - float(np.median(plain)) >= s.card_lead_min)
 
 
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,

@@ -1,0 +1,55 @@
+"""`companion train band-model`: collect the zoo's training material and train the band
+network the reader ships with (`companion.vision.bandnet`). Needs the `train` extra."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+
+def _seeds(text: str) -> range:
+    try:
+        lo, _, hi = text.partition("-")
+        first, last = int(lo), int(hi or lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed range like 1-12") from None
+    if first < 1 or last < first:
+        raise argparse.ArgumentTypeError("seeds run from 1 (seed 0 is the bench's own tables)")
+    return range(first, last + 1)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("train", help="train the card-band network (needs the train extra)",
+                       description="Collect bands of the printing zoo's tuning families as the "
+                       "reader sees them (kept in --data) and train the band network on them.")
+    p.add_argument("what", choices=["band-model"], help="what to train")
+    p.add_argument("--data", type=Path, required=True,
+                   help="folder for the collected material (kept: a second run reuses it)")
+    p.add_argument("--seeds", type=_seeds, default=_seeds("1-12"),
+                   help="printing seeds to collect tables from (1-12)")
+    p.add_argument("--faces-seeds", type=_seeds, default=_seeds("13-40"),
+                   help="printing seeds whose enrolled faces alone are used (13-40)")
+    p.add_argument("--steps", type=int, default=1500, help="training steps (1500)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="the ONNX file to write (default: the package's own model)")
+    p.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise CompanionError("training needs torch: pip install -e .[train]") from None
+    from companion.synth.zoo import TUNING
+    from companion.training import bandnet as trainer
+    from companion.training import collect
+    from companion.vision.bandnet import MODEL_PATH
+
+    rigs = ("reference", "webcam")
+    paths = collect.collect_all(args.data, TUNING, args.seeds, rigs)
+    paths += collect.collect_faces(args.data, TUNING, args.faces_seeds)
+    out = trainer.train(paths, args.out or MODEL_PATH, steps=args.steps)
+    print(f"wrote {out}")
+    return 0

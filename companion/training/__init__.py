@@ -1,0 +1,1 @@
+"""Training tools (the optional `train` extra): the band network's material and training."""

@@ -1,0 +1,95 @@
+"""A learnt look at a card's top band: a small network that maps a band to a point such that
+bands of the same card lie close together whatever the printing, the camera or the light.
+
+The network knows no printing. It was trained (`companion.training.bandnet`, from the
+project's own renders of the printing zoo's tuning families only) to put a band seen by a
+camera near the same card's band as the enrolment image shows it, and far from the other
+cards' bands of that printing. At enrolment each class's *prototype* is the mean point of
+its enrolled faces' bands (`prototypes`); a band on the table is then compared with the
+prototypes of its own deck (`similarities`): what a printing looks like still comes only
+from its enrolment.
+
+It runs with OpenCV's dnn module on an ONNX file shipped in the package
+(`models/band-embed.onnx`, about 1 MB); nothing is downloaded. The input is the band's ink
+(`reading.ink`: the distance from the printing's stock colour), cut to the band less its
+insets, resized to `INPUT_H` x `INPUT_W` and made zero-mean, unit-spread: the same measure
+the templates use, so light and dark stock alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL_PATH = Path(__file__).with_name("models") / "band-embed.onnx"
+INPUT_H, INPUT_W = 28, 112          # the band (14 mm by the card's width less insets) at 2 px/mm
+
+
+def band_input(ink: np.ndarray, top: int, left: int, band_px: int, x0: int, width_px: int
+               ) -> np.ndarray:
+    """The network's input for the band whose card's top-left corner is (top, left) px in the
+    ink map `ink`: rows `top .. top + band_px`, columns `left + x0 .. + width_px` (edge
+    pixels repeated outside the map), resized and normalised (INPUT_H x INPUT_W, float32)."""
+    h, w = ink.shape
+    rows = np.clip(np.arange(top, top + band_px), 0, h - 1)
+    cols = np.clip(np.arange(left + x0, left + x0 + width_px), 0, w - 1)
+    patch = ink[rows[:, None], cols[None, :]]
+    return normalised(cv2.resize(np.ascontiguousarray(patch, np.float32), (INPUT_W, INPUT_H),
+                                 interpolation=cv2.INTER_AREA))
+
+
+def normalised(patch: np.ndarray) -> np.ndarray:
+    """Zero mean, unit spread (a blank band stays zero)."""
+    p = patch.astype(np.float32) - np.float32(patch.mean())
+    sd = float(p.std())
+    return p / np.float32(sd) if sd > 1e-4 else p
+
+
+class BandNet:
+    """The embedding network, loaded once per process (`shared`). OpenCV's dnn nets are not
+    safe to run from two threads at once: calls are serialised."""
+
+    def __init__(self, path: Path = MODEL_PATH) -> None:
+        try:
+            self._net = cv2.dnn.readNetFromONNX(str(path))
+        except cv2.error as exc:
+            raise RuntimeError(f"cannot load the band model {path}: {exc}") from None
+        self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        self._lock = threading.Lock()
+
+    def embed(self, inputs: np.ndarray) -> np.ndarray:
+        """Unit-length points (n x dims) of `inputs` (n x INPUT_H x INPUT_W, `band_input`)."""
+        if len(inputs) == 0:
+            return np.zeros((0, 0), np.float32)
+        blob = np.ascontiguousarray(inputs, np.float32)[:, None, :, :]
+        with self._lock:
+            self._net.setInput(blob)
+            out = np.asarray(self._net.forward(), np.float32).reshape(len(inputs), -1)
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
+
+
+@functools.lru_cache(maxsize=1)
+def shared() -> BandNet:
+    """This process's network."""
+    return BandNet()
+
+
+def prototypes(points: np.ndarray, class_of: np.ndarray, n_classes: int) -> np.ndarray:
+    """Each class's prototype (classes x dims, unit length): the mean of its cards' points."""
+    protos = np.array([points[class_of == k].mean(axis=0) for k in range(n_classes)],
+                      np.float32)
+    return protos / np.maximum(np.linalg.norm(protos, axis=1, keepdims=True), 1e-6)
+
+
+def similarities(points: np.ndarray, protos: np.ndarray) -> np.ndarray:
+    """Cosine similarities of points (reads x dims) with the prototypes (reads x classes)."""
+    return points @ protos.T
+
+
+__all__ = ["INPUT_H", "INPUT_W", "MODEL_PATH", "BandNet", "band_input", "normalised",
+           "prototypes", "shared", "similarities"]
