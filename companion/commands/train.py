@@ -27,11 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("what", choices=["band-model"], help="what to train")
     p.add_argument("--data", type=Path, required=True,
                    help="folder for the collected material (kept: a second run reuses it)")
-    p.add_argument("--seeds", type=_seeds, default=_seeds("1-12"),
-                   help="printing seeds to collect tables from (1-12)")
+    p.add_argument("--seeds", type=_seeds, default=_seeds("1-8"),
+                   help="printing seeds to collect tables from (1-8)")
     p.add_argument("--faces-seeds", type=_seeds, default=_seeds("13-40"),
                    help="printing seeds whose enrolled faces alone are used (13-40)")
-    p.add_argument("--steps", type=int, default=1500, help="training steps (1500)")
+    p.add_argument("--steps", type=int, default=2000, help="training steps (2000)")
+    p.add_argument("--jobs", type=int, default=1, help="processes collecting tables (1)")
     p.add_argument("--out", type=Path, default=None,
                    help="the ONNX file to write (default: the package's own model)")
     p.set_defaults(handler=_run)
@@ -48,7 +49,7 @@ def _run(args: argparse.Namespace) -> int:
     from companion.vision.bandnet import MODEL_PATH
 
     rigs = ("reference", "webcam")
-    paths = collect.collect_all(args.data, TUNING, args.seeds, rigs)
+    paths = collect.collect_all(args.data, TUNING, args.seeds, rigs, jobs=max(1, args.jobs))
     paths += collect.collect_faces(args.data, TUNING, args.faces_seeds)
     out = trainer.train(paths, args.out or MODEL_PATH, steps=args.steps)
     print(f"wrote {out}")

@@ -2,7 +2,8 @@
 
 Needs the optional `train` extra (torch, onnx): `pip install -e .[train]`. The command:
 
-    companion train band-model --data DIR [--seeds 1-12] [--steps N] [--out FILE]
+    companion train band-model --data DIR [--seeds 1-8] [--faces-seeds 13-40] [--steps 2000]
+                               [--jobs N] [--out FILE]
 
 collects the training material into DIR first (`collect.collect_all`, kept between runs),
 then trains and writes the ONNX file the reader loads (by default the package's own
@@ -120,7 +121,7 @@ def accuracy(embed: Any, printings: list[dict[str, np.ndarray]]) -> float:
     return right / max(total, 1)
 
 
-def train(paths: list[Path], out: Path, steps: int = 1500, seed: int = 0,
+def train(paths: list[Path], out: Path, steps: int = 2000, seed: int = 0,
           check: list[Path] | None = None, log: Any = print) -> Path:
     """Train on the collected printings `paths` and write the ONNX model to `out`;
     `check`: printings kept out of training whose accuracy is logged as it goes."""

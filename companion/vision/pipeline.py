@@ -28,7 +28,7 @@ from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import CardRead, colour_unsure, is_card, net_lead, recolour
+from .reading import CardRead, colour_unsure, is_card, looks_disagree, recolour
 from .scale import ScaleNormaliser
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
@@ -322,10 +322,12 @@ class TableReader:
             weak = score < s.doubt_floor or (score < s.doubt_min_score
                                               and m < s.doubt_low_margin)
             pair = second is not None and frozenset((best.code, second[0].code)) in self._pairs
-            # The band network, trained apart from the cells, puts the band nearer another
-            # value (or barely nearer this one): the two looks disagree, a doubt.
-            unsure_net = net_lead(slot.read, best, self.templates) < s.net_doubt_lead
-            if fell_back or m < s.doubt_margin or weak or pair or unsure_net or \
+            # The cells and the band network, made apart, do not both name this card's
+            # value (or mark): a doubt (a card taken because the read's first is held for
+            # sure elsewhere is judged above).
+            unsure = best == slot.read.best and looks_disagree(slot.read, best,
+                                                               self.templates, s)
+            if fell_back or m < s.doubt_margin or weak or pair or unsure or \
                     colour_unsure(slot.read, s):
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:

@@ -624,6 +624,19 @@ def _net_look(m: Maps, tpl: Templates, by_class: np.ndarray, tops: np.ndarray,
     return sims
 
 
+def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings) -> bool:
+    """Whether the two looks at a read's band, the cells and the band network, do not both
+    name `card`'s class: the cells put another class first, or the network puts the band
+    less than `net_doubt_lead` nearer it than any other. Made apart, they are wrong together
+    far less often than either alone; a network confidently wrong cannot make a read sure."""
+    if r.net is None or r.cells is None:
+        return False
+    j = tpl.cards.index(card)
+    other = tpl.class_of != tpl.class_of[j]
+    cells_first = not other.any() or float(r.cells[j]) >= float(r.cells[other].max())
+    return not cells_first or net_lead(r, card, tpl) < s.net_doubt_lead
+
+
 def net_lead(r: CardRead, card: Card, tpl: Templates) -> float:
     """How far the band network puts the read's band nearer `card`'s class than any other
     class (cosine similarity; negative when another class is nearer; 1.0 without a network)."""

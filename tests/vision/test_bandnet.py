@@ -145,3 +145,31 @@ def test_train_command_needs_torch_and_seeds_from_one(monkeypatch: pytest.Monkey
     monkeypatch.setattr(builtins, "__import__", no_torch)
     assert main(["train", "band-model", "--data", tempfile.mkdtemp()]) == 2
     assert "pip install -e .[train]" in capsys.readouterr().err
+
+
+def test_net_lead_is_how_much_nearer_the_card_s_class_is() -> None:
+    tpl = deck("classic").templates
+    n_cls = int(tpl.class_of.max()) + 1
+    card = tpl.cards[0]
+    k = int(tpl.class_of[0])
+    sims = np.full(n_cls, 0.2, np.float32)
+    sims[k] = 0.9
+    read = reading.CardRead(((card, 0.9),), 10.0, 31.5, net=sims)
+    assert reading.net_lead(read, card, tpl) == pytest.approx(0.7)
+    other = tpl.cards[int(np.flatnonzero(tpl.class_of != k)[0])]
+    assert reading.net_lead(read, other, tpl) == pytest.approx(-0.7)
+    # Without a network (a deck read with `net_weight` 0) there is nothing to doubt.
+    assert reading.net_lead(reading.CardRead(((card, 0.9),), 10.0, 31.5), other, tpl) == 1.0
+
+
+def test_whether_a_band_is_a_card_is_the_cells_question() -> None:
+    """The network only ranks classes: a band it pushes to another class keeps the cells'
+    own best score for `is_card`."""
+    tpl = deck("classic").templates
+    s = tpl.settings()
+    m = reading.Maps.of(face_reflectance(deck("classic").faces[10]), s, tpl.stock)
+    r = reading.identify_many(m, [(0, 0)], tpl)[0]
+    plain = reading.identify_many(reading.Maps.of(face_reflectance(deck("classic").faces[10]),
+                                                  _weightless(s), tpl.stock), [(0, 0)], tpl)[0]
+    assert r.cells_score == pytest.approx(plain.score, abs=1e-5)
+    assert reading.is_card(r, s)

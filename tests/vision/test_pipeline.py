@@ -160,3 +160,26 @@ def test_a_greyscale_camera_leaves_no_read_silent_tactics_included(family: str,
     s = score.summary()
     assert s["wrong_unflagged_pct"] == 0.0, score.mistakes
     assert s["right_pct"] == 0.0 or s["doubtful_pct"] > 50.0
+
+
+def test_a_read_the_band_network_disagrees_with_is_a_doubt() -> None:
+    """The cells and the network look apart: with a network that puts every band nearest
+    the next class's prototype (prototypes rolled one class on), no read is sure, and the
+    cards are still those the cells read."""
+    from dataclasses import replace as swap
+
+    from companion.vision.deck import Deck
+    from companion.vision.evaluate import Score
+
+    dk = deck("classic")
+    tpl = dk.templates
+    rolled = Deck(dk.cards, dk.faces, dk.px_per_mm, dk.source, dk.card_size, dk.pairs, dk.stock)
+    rolled._templates = swap(tpl, protos=np.roll(tpl.protos, 1, axis=0))
+    with TableReader(rolled, workers=0) as reader:
+        obs = reader.read(frame("classic"))
+    truth = sample_scene().observation()
+    score = Score()
+    score.add(obs, truth, "rolled")
+    s = score.summary()
+    assert s["wrong_unflagged_pct"] == 0.0, score.mistakes
+    assert s["doubtful_pct"] > 90.0
