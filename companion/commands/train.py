@@ -27,8 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("what", choices=["band-model"], help="what to train")
     p.add_argument("--data", type=Path, required=True,
                    help="folder for the collected material (kept: a second run reuses it)")
-    p.add_argument("--seeds", type=_seeds, default=_seeds("1-8"),
-                   help="printing seeds to collect tables from (1-8)")
+    p.add_argument("--seeds", type=_seeds, default=_seeds("1-12"),
+                   help="printing seeds to collect tables from (1-12)")
     p.add_argument("--faces-seeds", type=_seeds, default=_seeds("13-40"),
                    help="printing seeds whose enrolled faces alone are used (13-40)")
     p.add_argument("--steps", type=int, default=2000, help="training steps (2000)")

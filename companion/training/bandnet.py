@@ -2,7 +2,7 @@
 
 Needs the optional `train` extra (torch, onnx): `pip install -e .[train]`. The command:
 
-    companion train band-model --data DIR [--seeds 1-8] [--faces-seeds 13-40] [--steps 2000]
+    companion train band-model --data DIR [--seeds 1-12] [--faces-seeds 13-40] [--steps 2000]
                                [--jobs N] [--out FILE]
 
 collects the training material into DIR first (`collect.collect_all`, kept between runs),
