@@ -607,21 +607,21 @@ def net_input(ink_px: np.ndarray, top: int, left: int, s: ReadingSettings) -> np
                               s.px(s.card_w - 2 * s.inset_mm))
 
 
-def _net_look(m: Maps, tpl: Templates, by_class: np.ndarray, tops: np.ndarray,
-              lefts: np.ndarray) -> np.ndarray | None:
-    """The band network's say, folded into `by_class` (cards read x classes) in place: each
-    class loses `net_weight` times how far the network puts the band from that class's
-    prototype beyond the nearest one's. Where the network agrees with the cells, the best
-    class keeps its score and the others fall behind (a surer read); where it disagrees,
-    the two come closer or change places. Gives the similarities (cards read x classes)."""
+def _net_sims(m: Maps, tpl: Templates, tops: np.ndarray, lefts: np.ndarray
+              ) -> np.ndarray | None:
+    """The band network's say on the bands at (tops, lefts): their similarities with each
+    class's prototype (cards read x classes); None without a network (`net_weight` 0).
+    `identify_many` folds them into the class scores: each class loses `net_weight` times
+    how much further the network puts the band from that class's prototype than from the
+    nearest one. Where the network agrees with the cells, the best class keeps its score and
+    the others fall behind (a surer read); where it disagrees, the two come closer or change
+    places."""
     s = m.s
-    if s.net_weight <= 0.0 or len(by_class) == 0 or tpl.protos.shape[1] == 0:
+    if s.net_weight <= 0.0 or len(tops) == 0 or tpl.protos.shape[1] == 0:
         return None
     points = bandnet.shared().embed(np.array([net_input(m.ink, int(t), int(lf), s)
                                               for t, lf in zip(tops, lefts)], np.float32))
-    sims = bandnet.similarities(points, tpl.protos)
-    by_class += np.float32(s.net_weight) * (sims - sims.max(axis=1, keepdims=True))
-    return sims
+    return bandnet.similarities(points, tpl.protos)
 
 
 def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings) -> bool:
@@ -1056,7 +1056,7 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates, net: 
     card beneath); then each half of the band is aligned on its own with every candidate,
     which absorbs a card turned by a few degrees; last, the cell grid is stretched a little
     (lens distortion and perspective leave a card a few per cent off the strip's scale).
-    Then the band network has its say on the aligned bands (`_net_look`; not with
+    Then the band network has its say on the aligned bands (`_net_sims`; not with
     `net=False`, when only the cells' fit is wanted).
     Everything is batched over the cards: one gather and one product per stage.
     """
@@ -1100,8 +1100,10 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates, net: 
     k = (sl[every, :, best] + sr[every, :, best]).argmax(axis=1)
     tk, lk = tops[every, k], lefts[every, k]
     _second_look(m, tpl, by_class, tk, lk)
+    sims = _net_sims(m, tpl, tk, lk) if net else None
     cells_only = by_class[:, tpl.class_of]
-    sims = _net_look(m, tpl, by_class, tk, lk) if net else None
+    if sims is not None:
+        by_class += np.float32(s.net_weight) * (sims - sims.max(axis=1, keepdims=True))
     best = by_class.argmax(axis=1)          # the looks may have changed it: its colour cells
     cells = [colour_cells(m.refl, int(t), int(lf), s) for t, lf in zip(tk, lk)]
     colours = np.array([tpl.colour.hue(c, int(b), s) for c, b in zip(cells, best)], np.float32)
