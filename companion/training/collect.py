@@ -17,20 +17,44 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
 from companion.vision import bandnet, reading
 
+if TYPE_CHECKING:
+    from companion.synth.faces import Printing
+    from companion.vision.deck import Deck
+
 TABLE_FRAMES = 3
 
 
-def band_inputs_of_faces(tpl: reading.Templates, faces_refl: list[np.ndarray]) -> np.ndarray:
-    """The network's inputs for the enrolled faces' top bands (cards x H x W)."""
+def _enrolled(family: str, seed: int) -> tuple[Printing, Deck, np.ndarray]:
+    """A tuning family's printing (`family`, `seed`) enrolled from its enrolment rendition as
+    the bench enrols it: the printing, its deck and the network's inputs for its faces' top
+    bands (cards x H x W). Call it with the network off (`network_off`)."""
+    from companion.bench.vision import ENROL_RENDITION
+    from companion.synth import rendition, write_deck_images
+    from companion.synth.zoo import FAMILIES
+    from companion.vision.deck import enrol, face_reflectance
+
+    _tuning_only(family)
+    printing = FAMILIES[family](seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        write_deck_images(rendition(printing, ENROL_RENDITION), tmp)
+        deck = enrol(tmp, (printing.card_w, printing.card_h))
+    tpl = deck.templates
     s = tpl.settings()
-    return np.array([_band(reading.ink(f, tpl.stock), 0, 0, s) for f in faces_refl],
-                    np.float32)
+    faces = np.array([_band(reading.ink(face_reflectance(f), tpl.stock), 0, 0, s)
+                      for f in deck.faces], np.float32)
+    return printing, deck, faces
+
+
+def _tuning_only(family: str) -> None:
+    from companion.synth.zoo import HELD_OUT
+    if family in HELD_OUT:
+        raise ValueError(f"{family} is held out: it is never used for training")
 
 
 def _band(ink_map: np.ndarray, top: int, left: int, s: reading.ReadingSettings) -> np.ndarray:
@@ -99,22 +123,15 @@ def collect(family: str, seed: int, rig: str, frames: int = TABLE_FRAMES) -> dic
 
 
 def _collect(family: str, seed: int, rig: str, frames: int) -> dict[str, np.ndarray]:
-    from companion.bench.vision import ENROL_RENDITION, TABLE_RENDITION
-    from companion.synth import RIGS, Degrade, Setup, render, rendition, write_deck_images
+    from companion.bench.vision import TABLE_RENDITION
+    from companion.synth import RIGS, Degrade, Setup, render, rendition
     from companion.synth.dataset import random_scene
-    from companion.synth.zoo import FAMILIES, HELD_OUT
-    from companion.vision.deck import enrol, face_reflectance
+    from companion.synth.zoo import FAMILIES
     from companion.vision.errors import VisionError
     from companion.vision.pipeline import TableReader
 
-    if family in HELD_OUT:
-        raise ValueError(f"{family} is held out: it is never used for training")
-    printing = FAMILIES[family](seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        write_deck_images(rendition(printing, ENROL_RENDITION), tmp)
-        deck = enrol(tmp, (printing.card_w, printing.card_h))
+    printing, deck, faces = _enrolled(family, seed)
     tpl = deck.templates
-    faces = band_inputs_of_faces(tpl, [face_reflectance(f) for f in deck.faces])
     codes = [c.code for c in deck.cards]
     on_table = rendition(printing, TABLE_RENDITION)
     rigs = tuple(sorted(RIGS))
@@ -187,27 +204,18 @@ def collect_faces(out_dir: Path, families: tuple[str, ...], seeds: range,
                   log: object = print) -> list[Path]:
     """For more printings than tables can be drawn for: each printing's enrolled faces only
     (`out_dir/faces-FAMILY-SEED.npz`), trained on through `camera_like` faults."""
-    from companion.bench.vision import ENROL_RENDITION
-    from companion.synth import rendition, write_deck_images
-    from companion.synth.zoo import FAMILIES, HELD_OUT
-    from companion.vision.deck import enrol, face_reflectance
-
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for seed in seeds:
         for family in families:
-            if family in HELD_OUT:
-                raise ValueError(f"{family} is held out: it is never used for training")
+            _tuning_only(family)
             path = out_dir / f"faces-{family}-{seed}.npz"
             if not path.exists():
-                printing = FAMILIES[family](seed)
-                with network_off(), tempfile.TemporaryDirectory() as tmp:
-                    write_deck_images(rendition(printing, ENROL_RENDITION), tmp)
-                    deck = enrol(tmp, (printing.card_w, printing.card_h))
-                    tpl = deck.templates
-                faces = band_inputs_of_faces(tpl, [face_reflectance(f) for f in deck.faces])
+                with network_off():
+                    _, deck, faces = _enrolled(family, seed)
                 with open(path, "wb") as fh:
-                    np.savez_compressed(fh, faces=faces, class_of=tpl.class_of.astype(np.int64),
+                    np.savez_compressed(fh, faces=faces,
+                                        class_of=deck.templates.class_of.astype(np.int64),
                                         bands=np.zeros((0, bandnet.INPUT_H, bandnet.INPUT_W),
                                                        np.float32),
                                         labels=np.zeros(0, np.int64))
