@@ -13,11 +13,11 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.synth import FAMILIES, HELD_OUT, rendition, write_deck_images
+from companion.synth import FAMILIES, HELD_OUT, rendition
 from companion.vision import bandnet, reading
-from companion.vision.deck import enrol, face_reflectance
+from companion.vision.deck import face_reflectance
 
-from .vision_helpers import deck
+from .vision_helpers import deck, enrolled
 
 
 def _camera_faces(tpl: reading.Templates, faces_bgr: np.ndarray, seed: int) -> np.ndarray:
@@ -69,14 +69,8 @@ def test_faces_of_another_rendition_lie_nearest_their_own_class(family: str) -> 
     """Prototypes from one rendition's enrolment; bands of another rendition, blurred and
     noisy: nearly every band is nearest its own class (the network only compares bands
     within the printing it is given)."""
-    p = FAMILIES[family](5)          # a seed the network was not trained on
-    with tempfile.TemporaryDirectory() as tmp:
-        write_deck_images(rendition(p, 1), tmp)
-        d = enrol(tmp, (p.card_w, p.card_h))
-    with tempfile.TemporaryDirectory() as tmp:
-        write_deck_images(rendition(p, 2), tmp)
-        other = enrol(tmp, (p.card_w, p.card_h))
-    tpl = d.templates
+    p = FAMILIES[family](41)         # a seed the network was not trained on (1-40)
+    tpl, other = enrolled(rendition(p, 1)).templates, enrolled(rendition(p, 2))
     sims = bandnet.similarities(bandnet.shared().embed(_camera_faces(tpl, other.faces, 1)),
                                 tpl.protos)
     right = float(np.mean(sims.argmax(axis=1) == tpl.class_of))

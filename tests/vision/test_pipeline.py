@@ -12,7 +12,7 @@ from companion.vision.pipeline import TableReader
 from companion.synth import Degrade, Hand, render
 from companion.synth.zoo import TUNING
 
-from .vision_helpers import deck, frame, printing, sample_scene
+from .vision_helpers import deck, enrolled, frame, printing, sample_scene
 
 
 @pytest.mark.parametrize("name", ["classic", "bold", "random-11"])
@@ -111,17 +111,11 @@ def test_every_tuning_family_enrols_from_one_copy_and_reads_another(family: str)
     """Enrolled from one rendition of the family's printing (its own card size), read on a
     clean busy table drawn with another: never silently wrong, and most cards read.  (The
     held-out families are measured by tests/vision/test_zoo.py only.)"""
-    import tempfile
-
-    from companion.synth import write_deck_images
     from companion.synth.zoo import FAMILIES, rendition
-    from companion.vision.deck import enrol
     from companion.vision.evaluate import Score
 
     p = FAMILIES[family](0)
-    with tempfile.TemporaryDirectory() as tmp:
-        write_deck_images(rendition(p, 1), tmp, 5.0)
-        dk = enrol(tmp, (p.card_w, p.card_h))
+    dk = enrolled(rendition(p, 1), 5.0)
     score = Score()
     with TableReader(dk, workers=0) as reader:
         score.add(reader.read(render(sample_scene(), rendition(p, 2), 3)),
@@ -139,17 +133,12 @@ def test_a_greyscale_camera_leaves_no_read_silent_tactics_included(family: str,
     """A camera that gives no colour changes how a coloured printing's ink looks: a Troop
     may then fit a Tactics card's band better than its own.  The frame is known to be grey
     from all its bands (not from what they were read as), and no read of it is sure."""
-    import tempfile
-
-    from companion.synth import RIGS, write_deck_images
+    from companion.synth import RIGS
     from companion.synth.zoo import FAMILIES, rendition
-    from companion.vision.deck import enrol
     from companion.vision.evaluate import Score
 
     p = FAMILIES[family](0)
-    with tempfile.TemporaryDirectory() as tmp:
-        write_deck_images(rendition(p, 1), tmp, 5.0)
-        dk = enrol(tmp, (p.card_w, p.card_h))
+    dk = enrolled(rendition(p, 1), 5.0)
     score = Score()
     with TableReader(dk, workers=0) as reader:
         for seed in (3, 4):

@@ -35,6 +35,17 @@ def deck(name: str) -> Deck:
     return enrol(deck_dir(name))
 
 
+def enrolled(p: Printing, px_per_mm: float | None = None) -> Deck:
+    """The deck enrolled from images of printing `p` (drawn at `px_per_mm` per mm, else at
+    the images' usual resolution), at its own card size."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if px_per_mm is None:
+            write_deck_images(p, tmp)
+        else:
+            write_deck_images(p, tmp, px_per_mm)
+        return enrol(tmp, (p.card_w, p.card_h))
+
+
 def sample_scene(table_seed: int | None = None) -> Scene:
     """A busy table: echelons of three and four (Mud), Fog, a claimed flag each way,
     guile cards and discards off the line."""
