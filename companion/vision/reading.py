@@ -732,8 +732,6 @@ class CardRead:
         """How well the band fits its best card on the cells alone: whether it is a card at
         all is the cells' question (the network only ranks the classes of a card)."""
         return self.score if self.cells_best is None else self.cells_best
-        j = int(np.argmin(np.abs(self.shape - self.cells) if False else 0))
-        return self.score
 
     @property
     def best(self) -> Card:
