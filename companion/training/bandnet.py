@@ -127,7 +127,6 @@ def train(paths: list[Path], out: Path, steps: int = 2000, seed: int = 0,
     `check`: printings kept out of training whose accuracy is logged as it goes."""
     import torch
     torch.manual_seed(seed)
-    torch.set_num_threads(max(1, torch.get_num_threads()))
     rng = np.random.default_rng(seed)
     data = _load(paths)
     held = _load(check or [])
