@@ -69,6 +69,8 @@ class ReadingSettings:
     colour_min_vivid: float
     grey_min_reads: int
     stock_switch: float
+    floor_delta: float
+    floor_share: float
     stock_near: float
     stock_table_min: float
     doubt_margin: float
@@ -95,6 +97,7 @@ class ReadingSettings:
     fine_noise: float
     net_weight: float
     net_doubt_lead: float
+    net_card_min: float
     across_edge_mm: float
     card_lead_min: float
     card_sure_shape: float
@@ -150,16 +153,35 @@ def ink(refl: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
     the largest of its channels' differences from `stock[0]` (the enrolled printing's stock
     colour, reflectance BGR), from white paper when no stock is given (1 - its darkest
     channel).  Reflectance above `stock[1]` (the brightest the enrolled faces get) is taken
-    as that: it is glare, not print."""
+    as that: it is glare, not print.  Reflectance below `stock[2]`, where given, is taken as
+    that: nothing of the printing is darker than its stock (`stock_floor`), so a camera
+    whose black lies under the tile's (a webcam's blurred code reads grey) shows the stock
+    darker than black, not as ink."""
     if stock is None:
         b, g, r = cv2.split(refl)
         darkest = cv2.min(cv2.min(b, g), r)
         return cv2.min(cv2.max(cv2.subtract(1.0, darkest), 0.0), 1.0)
     base, top = stock[0], stock[1]
     clipped = cv2.min(refl, (float(top[0]), float(top[1]), float(top[2]), 0.0))
+    if len(stock) > 2:
+        floor = stock[2]
+        clipped = cv2.max(clipped, (float(floor[0]), float(floor[1]), float(floor[2]), 0.0))
     d = cv2.absdiff(clipped, (float(base[0]), float(base[1]), float(base[2]), 0.0))
     b, g, r = cv2.split(d)
     return cv2.min(cv2.max(cv2.max(b, g), r), 1.0)
+
+
+def stock_floor(base: np.ndarray, pixels: np.ndarray, s: ReadingSettings) -> np.ndarray:
+    """Per channel, the reflectance below which a pixel counts as `base` (`ink`): the base
+    itself where under `s.floor_share` of the faces' pixels (N x 3) lie more than
+    `s.floor_delta` darker than it (a dark stock printed in lighter inks only), else none
+    (`NO_FLOOR`: dark ink's blurred core, darker than the tile's black, still tells shapes
+    apart)."""
+    darker = (pixels < base[None, :] - s.floor_delta).mean(axis=0)
+    return np.where(darker < s.floor_share, base, NO_FLOOR).astype(np.float32)
+
+
+NO_FLOOR = -8.0     # a `stock` floor that no reflectance reaches
 
 
 @dataclass(slots=True)
@@ -473,20 +495,26 @@ def face_maps(face_refl: np.ndarray, s: ReadingSettings, stock: np.ndarray | Non
     return Maps.of(face_refl, s, stock)
 
 
+def _pixels(faces_refl: list[np.ndarray]) -> np.ndarray:
+    """A sample of the faces' pixels (N x 3 reflectance): plenty for a median or a share."""
+    step = max(1, faces_refl[0].shape[0] // 60)
+    return np.concatenate([f[::step, ::step].reshape(-1, 3) for f in faces_refl])
+
+
 def stock_colour(cards: tuple[Card, ...], faces_refl: list[np.ndarray], s: ReadingSettings
                  ) -> np.ndarray:
-    """The colour a printing's ink is measured from, and the brightest its faces get (`ink`,
-    2 x BGR reflectance): of white, black and the median colour of all its faces, the one whose measure tells the printing's values
+    """The colour a printing's ink is measured from, the brightest its faces get and the
+    floor under which all is stock (`ink`, `stock_floor`; 3 x BGR reflectance): of white,
+    black and the median colour of all its faces, the one whose measure tells its values
     apart best (the mean, over Troop values, of how unlike its nearest other value each one
     is; white unless another does `stock_switch` times better).  Dark ink on light stock,
     light numerals on dark stock: the enrolment finds which contrast carries the value, the
     code does not assume one."""
-    step = max(1, faces_refl[0].shape[0] // 60)         # a sample is plenty for a median
-    pixels = np.concatenate([f[::step, ::step].reshape(-1, 3) for f in faces_refl])
+    pixels = _pixels(faces_refl)
     median = np.median(np.minimum(pixels, 1.0), axis=0).astype(np.float32)
     top = np.minimum(np.percentile(pixels, 99.5, axis=0), 1.0).astype(np.float32)
-    candidates = [np.stack([c, top]) for c in (np.ones(3, np.float32), np.zeros(3, np.float32),
-                                                median)]
+    candidates = [np.stack([c, top, stock_floor(c, pixels, s)])
+                  for c in (np.ones(3, np.float32), np.zeros(3, np.float32), median)]
     troop = [i for i, c in enumerate(cards) if c.is_troop]
     values = np.array([cards[i].value for i in troop])
     if not troop:
@@ -544,9 +572,10 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     bh, bw = s.px(s.band_mm), s.px(s.card_w)
     if stock is None:
         stock = stock_colour(cards, faces_refl, s)
-    step = max(1, faces_refl[0].shape[0] // 60)
-    paper = np.median(np.concatenate([np.minimum(f[::step, ::step].reshape(-1, 3), 1.0)
-                                      for f in faces_refl]), axis=0).astype(np.float32)
+    elif len(stock) == 2:
+        # A deck file enrolled before the stock had its floor.
+        stock = np.vstack([stock, stock_floor(stock[0], _pixels(faces_refl), s)[None]])
+    paper = np.median(np.minimum(_pixels(faces_refl), 1.0), axis=0).astype(np.float32)
     bodies = []
     grid_rows, grid_cols = _grid(s, False)
     cell = s.px(s.cell_mm)
@@ -730,7 +759,7 @@ class CardRead:
     @property
     def cells_score(self) -> float:
         """How well the band fits its best card on the cells alone: whether it is a card at
-        all is the cells' question (the network only ranks the classes of a card)."""
+        all is the cells' question (the network can only veto one: `_unlike_any`)."""
         return self.score if self.cells_best is None else self.cells_best
 
     @property
@@ -1318,8 +1347,9 @@ def is_card(r: CardRead, s: ReadingSettings) -> bool:
 
 
 def _plain(r: CardRead) -> np.ndarray | None:
-    """The read's shape similarities on the cells alone: whether a band is a card's at all
-    is the cells' question (the network only ranks the classes of a band that is one)."""
+    """The read's shape similarities on the cells alone: whether a band is a card's is the
+    cells' question first (the network, whose push towards its nearest class would make a
+    card of bare wood, can only take a band away: `_unlike_any`)."""
     return r.cells if r.cells is not None else r.shape
 
 
@@ -1329,13 +1359,23 @@ def _sure_shape(r: CardRead, s: ReadingSettings) -> bool:
     return plain is not None and float(plain.max()) >= s.card_sure_shape
 
 
+def _unlike_any(r: CardRead, s: ReadingSettings) -> bool:
+    """Whether the band network puts a read's band far from every class's prototype (and the
+    cells do not fit it surely): no top band of this printing lies there."""
+    return r.net is not None and float(r.net.max()) < s.net_card_min and not _sure_shape(r, s)
+
+
 def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:
     """Whether a band's shape is a card's: it fits some value or mark well, and that one
-    clearly better than the deck's average unless it fits very well.  A soft glare edge or
-    wood grain across the column fits the band's layout (ink above, paper below) about as
-    well for every card."""
+    clearly better than the deck's average unless it fits very well, and the band network
+    does not put it far from every class.  A soft glare edge or wood grain across the column
+    fits the band's layout (ink above, paper below) about as well for every card."""
     plain = _plain(r)
     if plain is None:
+        return False
+    if _unlike_any(r, s):
+        # Wood grain, a picture's edge in a card's body, the table beside a tile: not one
+        # of this printing's top bands, whatever the cells make of its ink.
         return False
     best = float(plain.max())
     return best >= s.card_shape_min and (
@@ -1405,4 +1445,5 @@ __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "bu
            "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_runs", "edge_cover", "find_tops",
            "identify",
            "identify_many", "ink", "is_card", "read_strip", "recolour",
-           "reflectance", "shifted_cells", "stock_colour", "table_colour", "table_margins"]
+           "reflectance", "shifted_cells", "stock_colour", "stock_floor", "table_colour",
+           "table_margins"]

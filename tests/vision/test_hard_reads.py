@@ -164,3 +164,36 @@ def test_a_read_whose_best_card_lies_elsewhere_takes_its_next(
     TableReader(deck("classic"))._settle(slots)
     assert [str(sl.card) for sl in slots] == ["Y6", "Y8"]
     assert (slots[1].doubt is not None) == doubtful
+
+
+def test_dark_stock_read_past_a_grey_tile_black_is_no_ink() -> None:
+    # A webcam's blurred tile code reads grey: reflectance measured against it puts the
+    # printing's black stock well under 0.  Measured from black (the stock), that must not
+    # turn the stock into ink, or the whole column fits no band.
+    from companion.synth.zoo import FAMILIES
+    from companion.vision.deck import face_reflectance
+    from .vision_helpers import enrolled
+
+    p = FAMILIES["dark-stock"](3)
+    dk = enrolled(p)
+    tpl = dk.templates
+    assert tpl.stock[2].max() <= tpl.stock[0].max() + 1e-6     # a floor at the stock
+    s = tpl.settings()
+    codes = ["G1", "B10", "Y4", "CAVALRY"]
+    h, w = s.px(201.0), s.px(88.0)
+    img = np.full((h, w, 3), 0.45, np.float32)
+    y = 8.0
+    for code in codes:
+        face = face_reflectance(dk.face(code))
+        top, left = s.px(y), (w - face.shape[1]) // 2
+        fh = min(face.shape[0], h - top)
+        img[top:top + fh, left:left + face.shape[1]] = face[:fh]
+        y += 20.0
+    grey_black = 0.35
+    seen = (img - grey_black) / (1.0 - grey_black)
+    assert float(seen.min()) < -0.4
+    reads = read_strip(seen, tpl)
+    assert [str(r.best) for r in reads] == codes
+    # Without the floor the stock is "ink" as strong as the numerals: the column is lost.
+    blind = replace(tpl, stock=tpl.stock[:2])
+    assert [str(r.best) for r in read_strip(seen, blind)] != codes

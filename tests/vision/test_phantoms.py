@@ -1,0 +1,57 @@
+"""Phantom cards: bands on bare wood or inside a card's body that the cells take for a card's
+top, and the band network takes away (`reading._unlike_any`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.bench.vision import ENROL_RENDITION, TABLE_RENDITION
+from companion.synth import RIGS, Degrade, Setup, render, rendition
+from companion.synth.dataset import random_scene
+from companion.synth.zoo import FAMILIES
+from companion.vision.pipeline import TableReader
+from companion.vision.reading import ReadingSettings
+
+from .vision_helpers import enrolled
+
+
+def _extra_reads(family: str, frames: int) -> tuple[int, int]:
+    """Reads beyond the truth's cards, summed over every column of the first `frames` of the
+    bench's reference-rig frames of `family` (seed 0), and the cards on those tables."""
+    printing = FAMILIES[family](0)
+    deck = enrolled(rendition(printing, ENROL_RENDITION))
+    on_table = rendition(printing, TABLE_RENDITION)
+    rng = np.random.default_rng([0, 0xBE7C, sorted(FAMILIES).index(family), 0])
+    setup = Setup.varied()
+    extra = cards = 0
+    for _ in range(frames):
+        scene = random_scene(rng, hand=bool(rng.random() < 0.15))
+        deg = Degrade.random(rng, hand=False)
+        frame = render(scene, on_table, int(rng.integers(1 << 30)), deg, rig=RIGS["reference"],
+                       setup=setup)
+        truth = scene.observation()
+        with TableReader(deck, allow_missing_tiles=True, workers=0) as reader:
+            obs = reader.read(frame)
+        for got, want in zip(obs.flags, truth.flags):
+            for side in ("north", "south"):
+                extra += max(0, len(got.side(side)) - len(want.side(side)))
+                cards += len(want.side(side))
+        for side in ("north", "south"):
+            extra += max(0, len(obs.offline(side)) - len(truth.offline(side)))
+            cards += len(truth.offline(side))
+    return extra, cards
+
+
+def test_the_band_network_takes_phantom_cards_away(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Picture cards on grained wood under glare: the cells take grain and pictures for tops.
+    with_veto, cards = _extra_reads("picture-tactics", 2)
+    own = ReadingSettings.load()
+    monkeypatch.setattr(ReadingSettings, "load",
+                        classmethod(lambda cls: replace(own, net_card_min=-1.0)))
+    without, same = _extra_reads("picture-tactics", 2)
+    assert same == cards
+    assert without >= 3
+    assert with_veto <= without - 3
