@@ -49,6 +49,8 @@ class ReadingSettings:
     force_min: float
     min_step_mm: float
     peak_min: float
+    past_end_min: float
+    follow_min_mm: float
     memory_cell_mm: float
     memory_tolerance: float
     memory_shift_px: float
@@ -941,7 +943,14 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # A run shorter than a card is no whole column: the mask lost part of it (a card's
         # stock close to the table's colour), so its end says nothing of the last card.
         whole = reliable_end and not into_tile and b - a >= card_h - slack
-        hi = (b - card_h + slack) if whole else (b - band)
+        # Past the last card's top the outline demands, a whole column is that card's body,
+        # unless the mask ended the run early (a picture of the table's colour, glare on the
+        # table): tops are looked for there too, but only a sure fit counts.
+        past = (b - card_h + slack) if whole else None
+        if whole and not _card_follows(mask, b, card_h, s):
+            hi = b - card_h + slack
+        else:
+            hi = b - band
         hi = min(h - band, max(hi, a + s.px(s.top_search_mm))) + 1
         if into_tile and limit_mm is not None:
             hi = min(hi, s.px(limit_mm) - card_h + s.px(s.overlap_mm))
@@ -974,7 +983,10 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # Local maxima (over +-2 samples) above the bar, strongest first.
         padded = np.pad(prof, 2, constant_values=-9.0)
         neigh = np.max(np.stack([padded[k:k + len(prof)] for k in range(5)]), axis=0)
-        peaks = np.flatnonzero((prof >= neigh) & (prof >= s.peak_min))
+        bar = np.full(len(ys), s.peak_min, np.float32)
+        if past is not None:
+            bar[ys >= past] = s.past_end_min
+        peaks = np.flatnonzero((prof >= neigh) & (prof >= bar))
         for i in peaks[np.argsort(-prof[peaks])]:
             if free(int(i)):
                 chosen.append(int(i))
@@ -1005,6 +1017,17 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         for j in sorted(chosen, key=lambda j: ys[j]):
             tops.append((int(ys[j]), int(lefts[j])))
     return tops
+
+
+def _card_follows(mask: np.ndarray, end: int, card_h: int, s: ReadingSettings) -> bool:
+    """Whether card shows again within a card's height after a column's run ends at row
+    `end`: a run that looks whole may then end inside a card (a picture of the table's
+    colour, glare on the table beside it), not at the last card's foot."""
+    w = mask.shape[1]
+    mid, half = w // 2, s.px(s.row_middle_mm)
+    after = mask[end:end + card_h, mid - half:mid + half]
+    rows = np.count_nonzero(after, axis=1) > s.row_cover * 2 * half
+    return int(np.count_nonzero(rows)) >= s.px(s.follow_min_mm)
 
 
 def _profile(m: Maps, tpl: Templates, ys: np.ndarray, cand: np.ndarray,

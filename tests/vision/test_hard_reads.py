@@ -197,3 +197,28 @@ def test_dark_stock_read_past_a_grey_tile_black_is_no_ink() -> None:
     # Without the floor the stock is "ink" as strong as the numerals: the column is lost.
     blind = replace(tpl, stock=tpl.stock[:2])
     assert [str(r.best) for r in read_strip(seen, blind)] != codes
+
+
+def test_a_picture_of_the_tables_colour_does_not_end_the_column(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The last card's picture is the table's very colour over more than a band's height:
+    # the mask ends the run inside it, and the run, a little short of a card, looks like a
+    # whole column of one card.  Card showing again after it (the card's foot) says the end
+    # is not the column's: the echelon's later tops are looked for (a sure fit only).
+    from .test_reading import _strip
+
+    s = ReadingSettings.load()
+    table = (0.35, 0.45, 0.6)
+    codes = ["R8", "B4", "G10"]
+    img = _strip(codes, [20.0, 19.0], table)
+    last_top = 6.0 + 20.0 + 19.0
+    # The picture: from 41 mm below the last card's top (the run is then 80 mm, within a
+    # whole card's slack) to 10 mm above its foot.
+    img[s.px(last_top + 41.0):s.px(last_top + 78.0), s.px(12.0):s.px(76.0)] = table
+    tpl = deck("classic").templates
+    assert [str(r.best) for r in read_strip(img, tpl)] == codes
+    # Without looking past the end the outline demands, the echelon's later cards are lost.
+    own = ReadingSettings.load()
+    monkeypatch.setattr(ReadingSettings, "load",
+                        classmethod(lambda cls: replace(own, follow_min_mm=1000.0)))
+    assert [str(r.best) for r in read_strip(img, tpl)] != codes
