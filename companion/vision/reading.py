@@ -503,16 +503,17 @@ def _pixels(faces_refl: list[np.ndarray]) -> np.ndarray:
     return np.concatenate([f[::step, ::step].reshape(-1, 3) for f in faces_refl])
 
 
-def stock_colour(cards: tuple[Card, ...], faces_refl: list[np.ndarray], s: ReadingSettings
-                 ) -> np.ndarray:
+def stock_colour(cards: tuple[Card, ...], faces_refl: list[np.ndarray], s: ReadingSettings,
+                 pixels: np.ndarray | None = None) -> np.ndarray:
     """The colour a printing's ink is measured from, the brightest its faces get and the
     floor under which all is stock (`ink`, `stock_floor`; 3 x BGR reflectance): of white,
     black and the median colour of all its faces, the one whose measure tells its values
     apart best (the mean, over Troop values, of how unlike its nearest other value each one
     is; white unless another does `stock_switch` times better).  Dark ink on light stock,
     light numerals on dark stock: the enrolment finds which contrast carries the value, the
-    code does not assume one."""
-    pixels = _pixels(faces_refl)
+    code does not assume one.  `pixels`: `_pixels(faces_refl)`, if already sampled."""
+    if pixels is None:
+        pixels = _pixels(faces_refl)
     median = np.median(np.minimum(pixels, 1.0), axis=0).astype(np.float32)
     top = np.minimum(np.percentile(pixels, 99.5, axis=0), 1.0).astype(np.float32)
     candidates = [np.stack([c, top, stock_floor(c, pixels, s)])
@@ -572,12 +573,13 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     fine, coarse, cells, inks = [], [], [], []
     zero = np.zeros(1, np.int64)
     bh, bw = s.px(s.band_mm), s.px(s.card_w)
+    pixels = _pixels(faces_refl)
     if stock is None:
-        stock = stock_colour(cards, faces_refl, s)
+        stock = stock_colour(cards, faces_refl, s, pixels)
     elif len(stock) == 2:
         # A deck file enrolled before the stock had its floor.
-        stock = np.vstack([stock, stock_floor(stock[0], _pixels(faces_refl), s)[None]])
-    paper = np.median(np.minimum(_pixels(faces_refl), 1.0), axis=0).astype(np.float32)
+        stock = np.vstack([stock, stock_floor(stock[0], pixels, s)[None]])
+    paper = np.median(np.minimum(pixels, 1.0), axis=0).astype(np.float32)
     bodies = []
     grid_rows, grid_cols = _grid(s, False)
     cell = s.px(s.cell_mm)
@@ -891,15 +893,19 @@ def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.nd
     return (np.round(from_left).astype(np.int64), np.round(from_right).astype(np.int64))
 
 
+def _card_rows(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
+    """Per row of a strip's mask, whether its middle (`row_middle_mm` either side) is card
+    over more than `row_cover` of it."""
+    mid, half = mask.shape[1] // 2, s.px(s.row_middle_mm)
+    cover = np.count_nonzero(mask[:, mid - half:mid + half], axis=1) / (2 * half)
+    return cover > s.row_cover
+
+
 def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
     """Where the column runs along a strip: (first, end) rows of each stretch whose middle
     the mask covers, gaps shorter than a band closed; none where the mask shows only specks
     (wood grain, a crumb), and then there is no card to look for."""
-    w = mask.shape[1]
-    mid = w // 2
-    half = s.px(s.row_middle_mm)
-    cover = np.count_nonzero(mask[:, mid - half:mid + half], axis=1) / (2 * half)
-    rows = cover > s.row_cover
+    rows = _card_rows(mask, s)
     # Close gaps shorter than a band: ink of the table's own colour across a card (a grey
     # band on a grey table) is no gap, and cards laid apart are split by the band finder.
     gap = s.px(s.gap_mm)
@@ -1023,11 +1029,8 @@ def _card_follows(mask: np.ndarray, end: int, card_h: int, s: ReadingSettings) -
     """Whether card shows again within a card's height after a column's run ends at row
     `end`: a run that looks whole may then end inside a card (a picture of the table's
     colour, glare on the table beside it), not at the last card's foot."""
-    w = mask.shape[1]
-    mid, half = w // 2, s.px(s.row_middle_mm)
-    after = mask[end:end + card_h, mid - half:mid + half]
-    rows = np.count_nonzero(after, axis=1) > s.row_cover * 2 * half
-    return int(np.count_nonzero(rows)) >= s.px(s.follow_min_mm)
+    return int(np.count_nonzero(_card_rows(mask[end:end + card_h], s))) >= \
+        s.px(s.follow_min_mm)
 
 
 def _profile(m: Maps, tpl: Templates, ys: np.ndarray, cand: np.ndarray,

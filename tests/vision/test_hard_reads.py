@@ -205,8 +205,6 @@ def test_a_picture_of_the_tables_colour_does_not_end_the_column(
     # the mask ends the run inside it, and the run, a little short of a card, looks like a
     # whole column of one card.  Card showing again after it (the card's foot) says the end
     # is not the column's: the echelon's later tops are looked for (a sure fit only).
-    from .test_reading import _strip
-
     s = ReadingSettings.load()
     table = (0.35, 0.45, 0.6)
     codes = ["R8", "B4", "G10"]
