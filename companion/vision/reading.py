@@ -953,8 +953,8 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # unless the mask ended the run early (a picture of the table's colour, glare on the
         # table): tops are looked for there too, but only a sure fit counts.
         past = (b - card_h + slack) if whole else None
-        if whole and not _card_follows(mask, b, card_h, s):
-            hi = b - card_h + slack
+        if past is not None and not _card_follows(mask, b, card_h, s):
+            hi, past = past, None           # the run ends at the last card's foot
         else:
             hi = b - band
         hi = min(h - band, max(hi, a + s.px(s.top_search_mm))) + 1
@@ -991,7 +991,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         neigh = np.max(np.stack([padded[k:k + len(prof)] for k in range(5)]), axis=0)
         bar = np.full(len(ys), s.peak_min, np.float32)
         if past is not None:
-            bar[ys >= past] = s.past_end_min
+            bar[ys > past] = s.past_end_min
         peaks = np.flatnonzero((prof >= neigh) & (prof >= bar))
         for i in peaks[np.argsort(-prof[peaks])]:
             if free(int(i)):
