@@ -99,6 +99,9 @@ class ReadingSettings:
     fine_noise: float
     net_weight: float
     net_doubt_lead: float
+    cells_tie: float
+    net_settle_lead: float
+    settle_min_score: float
     net_card_min: float
     across_edge_mm: float
     card_lead_min: float
@@ -661,13 +664,23 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings) 
     """Whether the two looks at a read's band, the cells and the band network, do not both
     name `card`'s class: the cells put another class first, or the network puts the band
     less than `net_doubt_lead` nearer it than any other. Made apart, they are wrong together
-    far less often than either alone; a network confidently wrong cannot make a read sure."""
+    far less often than either alone; a network confidently wrong cannot make a read sure.
+
+    Cells that put another class first by less than `cells_tie` name neither: they tie (a
+    second print run's ink a little thicker makes a 6 fit an 8's cells as well as its own).
+    Then the network alone names the class, when it puts the band at least
+    `net_settle_lead` nearer it than any other and the read fits its card well
+    (`settle_min_score`); otherwise the tie stays a doubt."""
     if r.net is None or r.cells is None:
         return False
     j = tpl.cards.index(card)
     other = tpl.class_of != tpl.class_of[j]
-    cells_first = not other.any() or float(r.cells[j]) >= float(r.cells[other].max())
-    return not cells_first or net_lead(r, card, tpl) < s.net_doubt_lead
+    cells_lead = float(r.cells[j]) - float(r.cells[other].max()) if other.any() else 1.0
+    lead = net_lead(r, card, tpl)
+    if cells_lead >= 0.0:
+        return lead < s.net_doubt_lead
+    return not (cells_lead >= -s.cells_tie and lead >= s.net_settle_lead
+                and r.score >= s.settle_min_score)
 
 
 def net_lead(r: CardRead, card: Card, tpl: Templates) -> float:

@@ -122,3 +122,32 @@ def test_a_frame_wide_colour_shift_is_taken_out() -> None:
         shifted.append(_scored(replace(r, hue=h), dk.templates, s, h))
     assert sum(str(r.best) == c for r, c in zip(shifted, chosen)) < len(chosen)
     assert [str(r.best) for r in recolour(shifted, dk.templates)] == chosen
+
+
+def _two_looks(cells_lead: float, net_lead: float, score: float) -> bool:
+    """`looks_disagree` on a read of R6 whose cells put R6 `cells_lead` ahead of R8 (behind
+    when negative) and whose network puts it `net_lead` nearer R6's class than R8's."""
+    from types import SimpleNamespace
+
+    from companion.vision.reading import CardRead, looks_disagree
+
+    cards = (BY_CODE["R6"], BY_CODE["R8"])
+    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1]))
+    read = CardRead(((cards[0], score), (cards[1], score - 0.05)), 10.0, 30.0,
+                    net=np.array([0.5 + net_lead, 0.5], np.float32),
+                    cells=np.array([0.8 + cells_lead, 0.8], np.float32))
+    return looks_disagree(read, cards[0], tpl, ReadingSettings.load())   # type: ignore[arg-type]
+
+
+def test_cells_that_tie_leave_the_value_to_a_sure_network() -> None:
+    s = ReadingSettings.load()
+    # Both looks name R6: no doubt, unless the network barely does.
+    assert not _two_looks(0.05, 0.4, 0.9)
+    assert _two_looks(0.05, s.net_doubt_lead / 2, 0.9)
+    # The cells put R8 first by a hair: a network sure of R6, on a read that fits well, names it.
+    assert not _two_looks(-s.cells_tie / 2, s.net_settle_lead + 0.05, 0.9)
+    # ... but not a network less sure, nor on a read that fits poorly, nor against cells
+    # that clearly name R8.
+    assert _two_looks(-s.cells_tie / 2, s.net_settle_lead - 0.05, 0.9)
+    assert _two_looks(-s.cells_tie / 2, s.net_settle_lead + 0.05, s.settle_min_score - 0.05)
+    assert _two_looks(-2 * s.cells_tie, 0.9, 0.9)
