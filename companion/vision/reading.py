@@ -103,6 +103,12 @@ class ReadingSettings:
     net_settle_lead: float
     settle_min_score: float
     net_card_min: float
+    lean_min_deg: float
+    lean_span: float
+    lean_min_rows_mm: float
+    lean_step_mm: float
+    lean_max_deg: float
+    lean_agree_deg: float
     across_edge_mm: float
     card_lead_min: float
     card_sure_shape: float
@@ -1435,6 +1441,15 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     runs = column_runs(mask, s) if mask.any() else []
     if not runs:
         return []                  # an empty zone: the commonest case, and the cheapest
+    lean = column_lean(mask, runs, s)
+    if abs(lean) >= s.lean_min_deg:
+        # A column laid askew: the strip turned upright about its top's middle, so each
+        # band lies across it as the enrolled ones do.
+        refl = upright(refl, lean)
+        mask = card_mask(refl, tab, s, tpl.paper)
+        runs = column_runs(mask, s) if mask.any() else []
+        if not runs:
+            return []
     m = Maps.of(refl, s, tpl.stock)
     reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs,
                                                    start_mm),
@@ -1446,6 +1461,47 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                                                                   r.centre_mm, s))
              for r in reads]
     return [r for r in reads if is_card(r, s)] if final else reads
+
+
+def column_lean(mask: np.ndarray, runs: list[tuple[int, int]], s: ReadingSettings) -> float:
+    """How far the cards in a strip's mask lean off the strip's axis (degrees, positive when
+    an edge drifts towards higher columns further down the strip): the mean slope of the
+    column's two long edges over short stretches (`lean_step_mm`) of rows where the mask spans
+    about one card's width. Stretches that jump (one card lying a little aside of the one
+    before it: a step, not a lean) are left out. 0.0 when too few stretches are left, or
+    the two edges do not agree."""
+    w = mask.shape[1]
+    card_w = s.px(s.card_w)
+    k = max(2, s.px(s.lean_step_mm))
+    most = k * np.tan(np.radians(s.lean_max_deg))
+    slopes: list[list[np.ndarray]] = [[], []]
+    for a, b in runs:
+        sub = mask[a:b]
+        if len(sub) <= k:
+            continue
+        has = sub.any(axis=1)
+        left = np.argmax(sub, axis=1)
+        right = w - 1 - np.argmax(sub[:, ::-1], axis=1)
+        ok = has & (np.abs(right - left - card_w) <= s.lean_span * card_w) & (left > 0) & \
+            (right < w - 1)
+        both = ok[:-k] & ok[k:]
+        for i, x in enumerate((left, right)):
+            d = (x[k:] - x[:-k])[both].astype(np.float64)
+            slopes[i].append(d[np.abs(d) <= most] / k)
+    got = [np.concatenate(v) if v else np.zeros(0) for v in slopes]
+    if min(len(g) for g in got) < s.px(s.lean_min_rows_mm):
+        return 0.0
+    a, b = (float(np.degrees(np.arctan(g.mean()))) for g in got)
+    return 0.5 * (a + b) if abs(a - b) <= s.lean_agree_deg else 0.0
+
+
+def upright(refl: np.ndarray, lean_deg: float) -> np.ndarray:
+    """The strip turned by `lean_deg` about its top's middle: a column leaning that far
+    comes upright (the rows turned in from outside the strip repeat its edge)."""
+    h, w = refl.shape[:2]
+    rot = cv2.getRotationMatrix2D((w / 2.0, 0.0), -lean_deg, 1.0)
+    return cv2.warpAffine(refl, rot, (w, h), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead]) -> list[CardRead]:

@@ -151,3 +151,49 @@ def test_cells_that_tie_leave_the_value_to_a_sure_network() -> None:
     assert _two_looks(-s.cells_tie / 2, s.net_settle_lead - 0.05, 0.9)
     assert _two_looks(-s.cells_tie / 2, s.net_settle_lead + 0.05, s.settle_min_score - 0.05)
     assert _two_looks(-2 * s.cells_tie, 0.9, 0.9)
+
+
+@pytest.mark.parametrize("deg", [-6.0, 4.0])
+def test_a_column_laid_askew_is_read_upright(deg: float, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    from dataclasses import replace
+
+    from companion.vision.reading import upright
+
+    codes = ["R8", "B4", "G10"]
+    tpl = deck("bold").templates
+    leaning = upright(_strip(codes, [20.0, 19.0], (0.35, 0.45, 0.6), "bold"), deg)
+    reads = read_strip(leaning, tpl)
+    assert [str(r.best) for r in reads] == codes
+    assert min(r.score for r in reads) > 0.9
+    # Read as it lies, the turned bands fit their own cards far worse, or not at all.
+    own = ReadingSettings.load()
+    monkeypatch.setattr(ReadingSettings, "load",
+                        classmethod(lambda cls: replace(own, lean_min_deg=1000.0)))
+    lying = read_strip(leaning, tpl)
+    assert [str(r.best) for r in lying] != codes or min(r.score for r in lying) < 0.85
+
+
+def test_the_lean_is_the_cards_turn_not_their_steps_aside() -> None:
+    """Cards laid a few mm aside of each other make a staircase of the column's edges, not
+    a lean; cards turned make one."""
+    import cv2
+
+    from companion.vision.reading import column_lean
+
+    s = ReadingSettings.load()
+    h, w = s.px(201.0), s.px(88.0)
+    corners = np.array([[0, 0], [s.px(63.0), 0], [s.px(63.0), s.px(88.0)], [0, s.px(88.0)]],
+                       np.float64)
+
+    def column(turn: float) -> np.ndarray:
+        mask = np.zeros((h, w), np.uint8)
+        rot = cv2.getRotationMatrix2D((0.0, 0.0), turn, 1.0)
+        for i, aside in enumerate((0.0, 3.0, -2.0)):
+            at = corners @ rot[:, :2].T + rot[:, 2] + [s.px(12.5 + aside), s.px(6.0 + 20.0 * i)]
+            cv2.fillPoly(mask, [np.round(at).astype(np.int32)], 1)
+        return mask.astype(bool)
+
+    assert column_lean(column(0.0), [(0, h)], s) == 0.0
+    for turn in (-4.0, 3.0):
+        assert abs(column_lean(column(turn), [(0, h)], s) - turn) < 0.5
