@@ -1437,8 +1437,12 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     """
     s = tpl.settings()
     tab = table_colour(refl, s) if table is None else table
-    mask = card_mask(refl, tab, s, tpl.paper)
-    runs = column_runs(mask, s) if mask.any() else []
+
+    def column(refl: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        mask = card_mask(refl, tab, s, tpl.paper)
+        return mask, (column_runs(mask, s) if mask.any() else [])
+
+    mask, runs = column(refl)
     if not runs:
         return []                  # an empty zone: the commonest case, and the cheapest
     lean = column_lean(mask, runs, s)
@@ -1446,8 +1450,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         # A column laid askew: the strip turned upright about its top's middle, so each
         # band lies across it as the enrolled ones do.
         refl = upright(refl, lean)
-        mask = card_mask(refl, tab, s, tpl.paper)
-        runs = column_runs(mask, s) if mask.any() else []
+        mask, runs = column(refl)
         if not runs:
             return []
     m = Maps.of(refl, s, tpl.stock)
@@ -1479,10 +1482,10 @@ def column_lean(mask: np.ndarray, runs: list[tuple[int, int]], s: ReadingSetting
         sub = mask[a:b]
         if len(sub) <= k:
             continue
-        has = sub.any(axis=1)
+        # A row without card gives 0 and w - 1: off the strip's edges, left out below.
         left = np.argmax(sub, axis=1)
         right = w - 1 - np.argmax(sub[:, ::-1], axis=1)
-        ok = has & (np.abs(right - left - card_w) <= s.lean_span * card_w) & (left > 0) & \
+        ok = (np.abs(right - left - card_w) <= s.lean_span * card_w) & (left > 0) & \
             (right < w - 1)
         both = ok[:-k] & ok[k:]
         for i, x in enumerate((left, right)):
@@ -1537,8 +1540,9 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead]) -> list[CardRead
 
 
 __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "build_templates",
-           "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_runs", "edge_cover", "find_tops",
+           "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_lean", "column_runs",
+           "edge_cover", "find_tops",
            "identify",
            "identify_many", "ink", "is_card", "read_strip", "recolour",
            "reflectance", "shifted_cells", "stock_colour", "stock_floor", "table_colour",
-           "table_margins"]
+           "table_margins", "upright"]
