@@ -278,6 +278,34 @@ def picture_tactics(seed: int) -> Printing:
         numeral=float(rng.uniform(0.8, 1.1)))
 
 
+def scenic(seed: int) -> Printing:
+    """A picture reaching up into the top band behind the value, on light or dark stock: the
+    numeral in a corner, centred, on a ribbon or beside the colour's name (on dark stock also
+    in both top corners)."""
+    rng = _rng(seed, "scenic")
+    dark = bool(rng.random() < 0.35)
+    if dark:
+        v = int(rng.integers(15, 45))
+        paper: BGR = (v + int(rng.integers(0, 12)), v, v + int(rng.integers(0, 8)))
+        light = int(rng.integers(200, 240))
+        ink: BGR = (light, light, light - int(rng.integers(0, 20)))
+    else:
+        paper, ink = _light_paper(rng, 230), _dark_ink(rng)
+    layouts: tuple[Layout, ...] = ("corner", "centred", "ribbon", "word")
+    return Printing(
+        name=_name("scenic", seed), font=int(_choice(rng, FONTS)),
+        italic=bool(rng.random() < 0.2), weight=float(rng.uniform(0.12, 0.2)),
+        paper=paper, ink=ink,
+        colours=_troop_colours(rng, v_shift=0.2 if dark else 0.0),
+        tactic_colours=_tactic_colours(rng, light=dark),
+        layout=_choice(rng, layouts + (("pip-corners",) if dark else ())),
+        band_mm=float(rng.uniform(12.0, 17.0)), body="picture",
+        frame=bool(rng.random() < 0.3), corner_index=bool(rng.random() < 0.5),
+        art_seed=int(rng.integers(1 << 30)), art_in_band=True,
+        align=_choice(rng, ("left", "centre")), language=_choice(rng, ("en", "fr", "de")),
+        numeral=float(rng.uniform(0.75, 1.1)))
+
+
 def random_family(seed: int) -> Printing:
     """The older invented printings (`random-N`): classic layouts, random shades and fonts."""
     return random_printing(seed)
@@ -288,7 +316,7 @@ FAMILIES: dict[str, Family] = {
     "full-bleed-disc": full_bleed_disc, "dark-stock": dark_stock,
     "parchment-gem": parchment_gem, "border-stripe": border_stripe, "narrow": narrow,
     "centred": centred, "colour-word": colour_word, "picture-tactics": picture_tactics,
-    "random": random_family,
+    "random": random_family, "scenic": scenic,
 }
 TUNING = tuple(name for name in FAMILIES if name not in HELD_OUT)
 """The families a reader may be tuned on."""

@@ -1508,10 +1508,12 @@ def upright(refl: np.ndarray, lean_deg: float) -> np.ndarray:
 
 
 def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead]) -> list[CardRead]:
-    """The reads less those that are the card before's own face: a band found inside a
+    """The reads less those that are an earlier card's own face: a band found inside a
     card's body (a picture's straight top edge, a value printed again) that the enrolled
-    face of the card read just before explains, at that distance below its top, better than
-    the card it was read as explains it at its top."""
+    face of a card read above it explains, at that distance below its top, better than the
+    card it was read as explains it at its top.  Every card kept above whose face reaches
+    that far is asked, not only the one just before: a picture can hold two such bands, and
+    the first, kept as a doubt, must not shield the second."""
     s = m.s
     if len(reads) < 2:
         return reads
@@ -1519,22 +1521,29 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead]) -> list[CardRead
     cell = s.px(s.cell_mm)
     rows = len(_grid(s, False)[0])
     half_w = s.px(s.card_w) / 2
+
+    def cells_at(top: int, centre_mm: float) -> np.ndarray:
+        left = int(round(centre_mm * s.px_per_mm - half_w))
+        return _normalise(raw_cells(m, np.array([top]), np.array([left]), False))[0]
+
     kept = [reads[0]]
     for r in reads[1:]:
-        prev = kept[-1]
-        top, ptop = int(round(r.top_mm * s.px_per_mm)), int(round(prev.top_mm * s.px_per_mm))
-        off = (top - ptop) // cell
-        body = tpl.bodies[idx[prev.best]]
-        if top <= ptop or off + rows > len(body):
-            kept.append(r)
-            continue
-        left = int(round(prev.centre_mm * s.px_per_mm - half_w))
-        own_left = int(round(r.centre_mm * s.px_per_mm - half_w))
-        seen = _normalise(raw_cells(m, np.array([top]), np.array([left]), False))[0]
-        own = _normalise(raw_cells(m, np.array([top]), np.array([own_left]), False))[0]
-        as_body = float(seen @ _normalise(body[off:off + rows].ravel()[None])[0])
-        as_card = float(own @ _normalise(tpl.bodies[idx[r.best], :rows].ravel()[None])[0])
-        if as_body <= as_card:
+        top = int(round(r.top_mm * s.px_per_mm))
+        as_card: float | None = None
+        for prev in kept:
+            ptop = int(round(prev.top_mm * s.px_per_mm))
+            off = (top - ptop) // cell
+            body = tpl.bodies[idx[prev.best]]
+            if top <= ptop or off + rows > len(body):
+                continue
+            if as_card is None:
+                own = tpl.bodies[idx[r.best], :rows].ravel()[None]
+                as_card = float(cells_at(top, r.centre_mm) @ _normalise(own)[0])
+            as_body = float(cells_at(top, prev.centre_mm)
+                            @ _normalise(body[off:off + rows].ravel()[None])[0])
+            if as_body > as_card:
+                break
+        else:
             kept.append(r)
     return kept
 

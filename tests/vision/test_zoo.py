@@ -100,6 +100,23 @@ def test_families_show_what_they_promise() -> None:
     assert french.tactics == "picture"
 
 
+def test_scenic_pictures_reach_into_the_band_on_light_and_dark_stock() -> None:
+    """The tuning families' one look with a picture in the band: on light and dark stock,
+    the value in several layouts, but never white stock with the value in both top corners
+    (the held-out corner-pip look stays unseen)."""
+    members = [FAMILIES["scenic"](seed) for seed in range(40)]
+    assert all(p.art_in_band and p.body == "picture" for p in members)
+    dark = [sum(p.paper) < 200 for p in members]
+    assert any(dark) and not all(dark)
+    assert len({p.layout for p in members}) >= 4
+    assert not any(p.layout == "pip-corners" and not d for p, d in zip(members, dark))
+    # The picture shows in the band: one card's band differs from a bare-stock band.
+    p = members[0]
+    band = card_face(p, "G5", 4.0)[: int(p.band_mm * 4.0)]
+    bare = card_face(replace(p, art_in_band=False), "G5", 4.0)[: int(p.band_mm * 4.0)]
+    assert float(np.abs(band.astype(int) - bare.astype(int)).mean()) > 10.0
+
+
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_every_family_draws_every_card_differently(family: str) -> None:
     p = FAMILIES[family](1)
