@@ -12,6 +12,7 @@ and cached on it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -99,6 +100,7 @@ class Deck:
     pairs: tuple[tuple[str, str], ...] = ()
     stock: np.ndarray | None = None           # the colour ink is measured from (`stock_colour`)
     _templates: Templates | None = field(default=None, repr=False)
+    _softened: dict[float, Templates] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.cards) != len(self.faces):
@@ -118,6 +120,22 @@ class Deck:
                 self.stock)
             self.stock = self._templates.stock
         return self._templates
+
+    def templates_at(self, softness: float) -> Templates:
+        """The templates of the faces softened by a Gaussian of sigma `softness` (reading
+        pixels): a frame as soft as that fits them as it would fit the card (`softness`
+        module).  Built once per sigma and kept; 0 is `templates`."""
+        if softness <= 0.0:
+            return self.templates
+        got = self._softened.get(softness)
+        if got is None:
+            sharp = self.templates    # what ink is measured from, and the colours
+            got = dataclasses.replace(build_templates(
+                self.cards, [face_reflectance(cv2.GaussianBlur(f, (0, 0), softness))
+                             for f in self.faces], self.card_size, sharp.stock),
+                colour=sharp.colour, hues=sharp.hues, vivid=sharp.vivid)
+            self._softened[softness] = got
+        return got
 
     def face(self, card: Card | str) -> np.ndarray:
         code = card.code if isinstance(card, Card) else card

@@ -30,6 +30,7 @@ from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import CardRead, colour_unsure, is_card, looks_disagree, recolour
 from .scale import ScaleNormaliser
+from .softness import template_softness, tile_softness
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
 
@@ -79,6 +80,7 @@ class TableReader:
         read every zone while this process follows the tiles)."""
         self.deck = deck
         self.templates = deck.templates
+        self.softness = 0.0      # the sigma the templates are softened by (`read`)
         self.tracker = LayoutTracker(allow_missing_tiles)
         self.layout: TilesInFrame | None = None   # the tiles as the last frame placed them
         # The last frame's reads kept as cards: (place, index in its column, the read).
@@ -342,6 +344,10 @@ class TableReader:
         layout = self.tracker.update(frame)
         self.layout = TilesInFrame(layout, given.shape[1] / frame.shape[1],
                                    given.shape[0] / frame.shape[0])
+        # Templates as soft as this frame, measured on its tiles (`softness`).
+        self.softness = template_softness(
+            tile_softness(frame, layout, self.settings.px_per_mm), self.softness)
+        self.templates = self.deck.templates_at(self.softness)
         zones, obstructed = self._zones(frame, layout)
         every = [r for _, reads in zones for r in reads]
         redone = iter(recolour(every, self.templates))

@@ -1405,9 +1405,10 @@ def _sure_shape(r: CardRead, s: ReadingSettings) -> bool:
 
 
 def _unlike_any(r: CardRead, s: ReadingSettings) -> bool:
-    """Whether the band network puts a read's band far from every class's prototype (and the
-    cells do not fit it surely): no top band of this printing lies there."""
-    return r.net is not None and float(r.net.max()) < s.net_card_min and not _sure_shape(r, s)
+    """Whether the band network puts a read's band far from every class's prototype: no top
+    band of this printing lies there, however well the cells fit it (wood grain fits
+    templates softened for a soft frame well, every one of them about as well)."""
+    return r.net is not None and float(r.net.max()) < s.net_card_min
 
 
 def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:

@@ -55,3 +55,20 @@ def test_the_band_network_takes_phantom_cards_away(monkeypatch: pytest.MonkeyPat
     assert same == cards
     assert without >= 3
     assert with_veto <= without - 3
+
+
+def test_the_network_takes_away_a_band_the_cells_fit_surely() -> None:
+    # Templates softened for a soft frame fit wood grain by 0.9 and more, every one about
+    # as well: the cells' sure fit must not shield such a band from the network's veto.
+    from companion.rules.cards import BY_CODE
+    from companion.vision.reading import CardRead, _fits_a_card
+
+    s = ReadingSettings.load()
+    cells = np.full(70, 0.88, np.float32)
+    cells[3] = max(0.91, s.card_sure_shape + 0.01)
+    card = BY_CODE["R4"]
+    far = CardRead(((card, float(cells[3])),), 10.0, 30.0, shape=cells, cells=cells,
+                   net=np.full(11, s.net_card_min - 0.1, np.float32))
+    near = replace(far, net=np.full(11, s.net_card_min + 0.1, np.float32))
+    assert not _fits_a_card(far, s)
+    assert _fits_a_card(near, s)

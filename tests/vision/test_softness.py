@@ -1,0 +1,118 @@
+"""Templates as soft as the frame: the frame's blur measured on the flag tiles
+(`softness.tile_softness`), the templates softened to match (`Deck.templates_at`) and a
+reader that picks them per frame (`TableReader.read`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.bench.vision import ENROL_RENDITION, TABLE_RENDITION
+from companion.synth import RIGS, Degrade, render, rendition
+from companion.synth.zoo import FAMILIES
+from companion.vision.evaluate import Score
+from companion.vision.layout import acquire
+from companion.vision.pipeline import TableReader
+from companion.vision.softness import SoftnessSettings, template_softness, tile_softness
+
+from .vision_helpers import deck, enrolled, printing, sample_scene
+
+
+def _frame(blur: float, rig: str = "reference", name: str = "classic") -> np.ndarray:
+    return render(sample_scene(), printing(name), seed=5, degrade=Degrade(blur=blur),
+                  rig=RIGS[rig])
+
+
+def test_the_tiles_measure_how_soft_a_frame_is() -> None:
+    px = deck("classic").templates.settings().px_per_mm
+    measured = []
+    for blur in (0.0, 1.0, 2.0):
+        frame = _frame(blur)
+        measured.append(tile_softness(frame, acquire(frame, allow_missing=True), px))
+    assert all(m is not None for m in measured)
+    # Softer frames measure softer, and a sigma of 2 camera pixels (1.74 reading pixels at
+    # the reference rig's 2.3 px/mm) measures about that much beyond the sharp frame (blurs
+    # add as the squares of their sigmas).
+    assert measured == sorted(measured)
+    extra = np.sqrt(measured[2] ** 2 - measured[0] ** 2)
+    assert 1.4 <= extra <= 2.1
+    # A webcam's coarser pixels are softer on the reading grid than the reference rig's.
+    web = _frame(0.0, "webcam")
+    assert tile_softness(web, acquire(web), px) > measured[0]
+
+
+def test_no_tile_fits_no_measure() -> None:
+    frame = _frame(0.0)
+    layout = acquire(frame)
+    # The same layout over a plain grey frame: no tile's drawing fits there.
+    grey = np.full_like(frame, 128)
+    assert tile_softness(grey, layout, 2.0) is None
+
+
+def test_template_softness_adds_only_what_lies_beyond_the_floor() -> None:
+    cfg = SoftnessSettings.load()
+    assert template_softness(None, 0.75) == 0.75          # nothing measured: kept
+    assert template_softness(cfg.floor, 0.0) == 0.0      # as soft as the thresholds' frames
+    want = np.sqrt(2.0 ** 2 - cfg.floor ** 2)
+    got = template_softness(2.0, 0.0)
+    assert abs(got - want) <= cfg.step / 2 + 1e-9
+    assert got / cfg.step == pytest.approx(round(got / cfg.step))
+    # A small wobble of the measure keeps the current templates; a real change moves them.
+    assert template_softness(2.0 + cfg.hold / 4, got) == got
+    assert template_softness(3.0, got) > got
+
+
+def test_softened_templates_are_built_once_and_keep_the_colours() -> None:
+    d = enrolled(printing("classic"))
+    sharp = d.templates
+    assert d.templates_at(0.0) is sharp
+    soft = d.templates_at(1.5)
+    assert d.templates_at(1.5) is soft
+    assert soft.cards == sharp.cards
+    assert soft.colour is sharp.colour and np.array_equal(soft.hues, sharp.hues)
+    # The shapes are softer: less detail between neighbouring cells.
+    def detail(t: object) -> float:
+        fine = t.fine.reshape(len(t.cards), -1)          # type: ignore[attr-defined]
+        return float(np.abs(np.diff(fine, axis=1)).mean())
+    assert detail(soft) < detail(sharp)
+
+
+def test_a_reader_softens_its_templates_for_a_soft_frame() -> None:
+    d = deck("classic")
+    with TableReader(d, workers=0) as reader:
+        reader.read(_frame(0.0))
+        assert reader.softness == 0.0
+        assert reader.templates is d.templates
+        obs = reader.read(_frame(2.0))
+        assert reader.softness >= 1.0
+        assert reader.templates is d.templates_at(reader.softness)
+    score = Score()
+    score.add(obs, sample_scene().observation(), "soft")
+    got = score.summary()
+    assert got["wrong_unflagged_pct"] == 0.0
+    assert got["right_pct"] >= 95.0
+
+
+def test_a_picture_behind_the_value_reads_on_a_soft_webcam_frame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Scenic printings put a picture behind a small value: on a 1080p webcam's frame, with
+    # sharp templates the picture outweighs the value and many cards are missed or doubted.
+    family = "scenic"
+    p = FAMILIES[family](0)
+    d = enrolled(rendition(p, ENROL_RENDITION))
+    frame = render(sample_scene(), rendition(p, TABLE_RENDITION), seed=7,
+                   degrade=Degrade(blur=0.8), rig=RIGS["webcam"])
+    truth = sample_scene().observation()
+
+    def read() -> dict[str, float | int]:
+        with TableReader(d, workers=0) as reader:
+            obs = reader.read(frame)
+        sc = Score()
+        sc.add(obs, truth, family)
+        return sc.summary()
+
+    soft = read()
+    monkeypatch.setattr(SoftnessSettings.load(), "floor", 99.0)   # never softened
+    sharp = read()
+    assert soft["wrong_unflagged_pct"] <= sharp["wrong_unflagged_pct"]
+    assert soft["right_pct"] >= sharp["right_pct"] + 10.0
