@@ -50,6 +50,7 @@ class ReadingSettings:
     min_step_mm: float
     peak_min: float
     past_end_min: float
+    marks_min: float
     follow_min_mm: float
     memory_cell_mm: float
     memory_tolerance: float
@@ -935,10 +936,12 @@ def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
 
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
               limit_mm: float | None = None, runs: list[tuple[int, int]] | None = None,
-              start_mm: float = 0.0
+              start_mm: float = 0.0, sure_only: bool = False
               ) -> list[tuple[int, int]]:
     # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it;
-    # `start_mm`: no card begins before this (the flag tile's edge, nothing over it).
+    # `start_mm`: no card begins before this (the flag tile's edge, nothing over it);
+    # `sure_only`: the mask says nothing of where cards lie (`_marks_only`): only tops that
+    # fit surely (`past_end_min`) count, and none is placed for the mask's sake.
     """Top-left corners (px) of every card in a strip's column, nearest the line first.
 
     The mask (pixels unlike the table) says roughly where the column runs (`runs`, if
@@ -1008,13 +1011,17 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # Local maxima (over +-2 samples) above the bar, strongest first.
         padded = np.pad(prof, 2, constant_values=-9.0)
         neigh = np.max(np.stack([padded[k:k + len(prof)] for k in range(5)]), axis=0)
-        bar = np.full(len(ys), s.peak_min, np.float32)
+        bar = np.full(len(ys), s.past_end_min if sure_only else s.peak_min, np.float32)
         if past is not None:
             bar[ys > past] = s.past_end_min
         peaks = np.flatnonzero((prof >= neigh) & (prof >= bar))
         for i in peaks[np.argsort(-prof[peaks])]:
             if free(int(i)):
                 chosen.append(int(i))
+        if sure_only:
+            for j in sorted(chosen, key=lambda j: ys[j]):
+                tops.append((int(ys[j]), int(lefts[j])))
+            continue
         # Where the mask shows a card beginning, a card begins: keep the best top there.
         first = np.abs(ys - a) <= s.px(s.top_search_mm)
         if first.any() and not any(ys[j] <= a + s.px(s.top_search_mm) for j in chosen):
@@ -1444,9 +1451,15 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         return mask, (column_runs(mask, s) if mask.any() else [])
 
     mask, runs = column(refl)
+    marks_only = not runs and _marks_only(mask, s)
+    if marks_only:
+        # Marks but no column: cards whose stock is the table's own shade (dark stock on a
+        # dark table) show only their ink. They are looked for along the whole strip, and
+        # only a sure fit counts.
+        runs = [(0, refl.shape[0])]
     if not runs:
         return []                  # an empty zone: the commonest case, and the cheapest
-    lean = column_lean(mask, runs, s)
+    lean = 0.0 if marks_only else column_lean(mask, runs, s)
     if abs(lean) >= s.lean_min_deg:
         # A column laid askew: the strip turned upright about its top's middle, so each
         # band lies across it as the enrolled ones do.
@@ -1455,16 +1468,31 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         if not runs:
             return []
     m = Maps.of(refl, s, tpl.stock)
-    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs,
-                                                   start_mm),
+    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end and not marks_only,
+                                                   limit_mm, runs, start_mm, marks_only),
                                       tpl)
-             if _fits_a_card(r, s)]
+             if _fits_a_card(r, s) and (not marks_only or _sure_read(r, tpl, s))]
     reads = _not_bodies(m, tpl, reads)
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
                                                                   r.centre_mm, s))
              for r in reads]
     return [r for r in reads if is_card(r, s)] if final else reads
+
+
+def _sure_read(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
+    """Whether a band found without the mask's help is surely a card: the cells fit it by
+    `card_sure_shape`, and the cells and the band network both name its class
+    (`looks_disagree`; wood grain fits softened templates surely, but the two disagree)."""
+    return _sure_shape(r, s) and not looks_disagree(r, r.best, tpl, s)
+
+
+def _marks_only(mask: np.ndarray, s: ReadingSettings) -> bool:
+    """Whether a strip's mask, with no column in it, still marks `marks_min` of the strip's
+    middle: ink on cards the table's own shade (or glare, a crumb: only sure fits count)."""
+    mid, half = mask.shape[1] // 2, s.px(s.row_middle_mm)
+    return float(np.count_nonzero(mask[:, mid - half:mid + half])) >= \
+        s.marks_min * mask.shape[0] * 2 * half
 
 
 def column_lean(mask: np.ndarray, runs: list[tuple[int, int]], s: ReadingSettings) -> float:

@@ -34,12 +34,12 @@ class SoftnessSettings:
 
     def __init__(self) -> None:
         cfg = load_config()["softness"]
-        self.step = float(cfg["step"])              # sigmas tried, and templates made, this apart
-        self.most = float(cfg["most"])              # the largest sigma tried
-        self.margin_mm = float(cfg["margin_mm"])    # table cut around each tile
-        self.min_fit = float(cfg["min_fit"])        # a tile fitting worse (hand, glare) says nothing
-        self.floor = float(cfg["floor"])            # softness the reader's thresholds were set for
-        self.hold = float(cfg["hold"])              # a reader keeps its softness until it moves this much
+        self.step = float(cfg["step"])          # sigmas tried, and templates made, this apart
+        self.most = float(cfg["most"])          # the largest sigma tried
+        self.margin_mm = float(cfg["margin_mm"])  # table cut around each tile
+        self.min_fit = float(cfg["min_fit"])    # a tile fitting worse (hand, glare) says nothing
+        self.floor = float(cfg["floor"])        # the softness the thresholds were set for
+        self.hold = float(cfg["hold"])          # the measure moves this much to change level
 
     @staticmethod
     @functools.lru_cache(maxsize=1)

@@ -197,3 +197,50 @@ def test_the_lean_is_the_cards_turn_not_their_steps_aside() -> None:
     assert column_lean(column(0.0), [(0, h)], s) == 0.0
     for turn in (-4.0, 3.0):
         assert abs(column_lean(column(turn), [(0, h)], s) - turn) < 0.5
+
+
+def test_cards_the_table_s_own_shade_are_found_by_their_ink(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dark stock on a table of the stock's own shade: the mask sees only the numerals, no
+    # column (the strip ends before the last card's body). The whole strip is searched for
+    # bands that fit surely.
+    from dataclasses import replace
+
+    from companion.synth.zoo import FAMILIES
+
+    from .vision_helpers import enrolled
+    dk = enrolled(FAMILIES["dark-stock"](1))
+    tpl = dk.templates
+    s = ReadingSettings.load()
+    table = tuple(float(x) for x in tpl.paper)
+    h, w = s.px(70.0), s.px(88.0)
+    rng = np.random.default_rng(5)
+
+    def strip(codes: list[str], tops_mm: list[float]) -> np.ndarray:
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = table
+        img += rng.normal(0, 0.01, img.shape).astype(np.float32)
+        for code, y in zip(codes, tops_mm):
+            face = face_reflectance(dk.face(code))
+            top, left = s.px(y), s.px(44.0 - dk.card_size[0] / 2)
+            fh = min(face.shape[0], h - top)
+            img[top:top + fh, left:left + face.shape[1]] = face[:fh]
+        return img
+
+    laid = strip(["R7", "B2", "G10"], [6.0, 26.0, 46.0])
+    assert [r.best.code for r in read_strip(laid, tpl, table=np.asarray(table))] == \
+        ["R7", "B2", "G10"]
+    # Without the search the column is not seen at all.
+    own = ReadingSettings.load()
+    monkeypatch.setattr(ReadingSettings, "load",
+                        classmethod(lambda cls: replace(own, marks_min=2.0)))
+    assert read_strip(laid, tpl, table=np.asarray(table)) == []
+    monkeypatch.undo()
+    # Bare table with specks on it is still empty.
+    specks = strip([], [])
+    for y, x in rng.integers(0, [h - 4, w - 4], size=(150, 2)):
+        specks[y:y + 3, x:x + 3] = 0.9
+    from companion.vision.reading import _marks_only, card_mask, column_runs
+    mask = card_mask(specks, np.asarray(table), s, tpl.paper)
+    assert not column_runs(mask, s) and _marks_only(mask, s)     # searched, and found empty
+    assert read_strip(specks, tpl, table=np.asarray(table)) == []
