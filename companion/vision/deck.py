@@ -12,10 +12,9 @@ and cached on it.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -130,7 +129,7 @@ class Deck:
         got = self._softened.get(softness)
         if got is None:
             sharp = self.templates    # what ink is measured from, and the colours
-            got = dataclasses.replace(build_templates(
+            got = replace(build_templates(
                 self.cards, [face_reflectance(cv2.GaussianBlur(f, (0, 0), softness))
                              for f in self.faces], self.card_size, sharp.stock),
                 colour=sharp.colour, hues=sharp.hues, vivid=sharp.vivid)

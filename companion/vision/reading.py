@@ -970,7 +970,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         into_tile = limit_mm is not None and b >= s.px(limit_mm) - s.px(2.0)
         # A run shorter than a card is no whole column: the mask lost part of it (a card's
         # stock close to the table's colour), so its end says nothing of the last card.
-        whole = reliable_end and not into_tile and b - a >= card_h - slack
+        whole = reliable_end and not sure_only and not into_tile and b - a >= card_h - slack
         # Past the last card's top the outline demands, a whole column is that card's body,
         # unless the mask ended the run early (a picture of the table's colour, glare on the
         # table): tops are looked for there too, but only a sure fit counts.
@@ -1018,13 +1018,11 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         for i in peaks[np.argsort(-prof[peaks])]:
             if free(int(i)):
                 chosen.append(int(i))
-        if sure_only:
-            for j in sorted(chosen, key=lambda j: ys[j]):
-                tops.append((int(ys[j]), int(lefts[j])))
-            continue
-        # Where the mask shows a card beginning, a card begins: keep the best top there.
+        # Where the mask shows a card beginning, a card begins: keep the best top there
+        # (not where the mask shows no column: `sure_only`, never `whole` either).
         first = np.abs(ys - a) <= s.px(s.top_search_mm)
-        if first.any() and not any(ys[j] <= a + s.px(s.top_search_mm) for j in chosen):
+        if not sure_only and first.any() and \
+                not any(ys[j] <= a + s.px(s.top_search_mm) for j in chosen):
             i = int(np.argmax(np.where(first, prof, -9)))
             if prof[i] >= s.force_min and free(i):
                 chosen.append(i)

@@ -25,6 +25,7 @@ import numpy as np
 from . import geometry
 from .config import load_config
 from .layout import Layout
+from .tiles import tile_drawing
 
 __all__ = ["SoftnessSettings", "tile_softness", "template_softness"]
 
@@ -54,8 +55,7 @@ def _drawings(flag: int, px_per_mm: float, step: float, most: float
     ... most), less a border of 2 px (where blurring meets the edge): the sigmas, one
     drawing to find the tile with, and every drawing as a row, less its mean and of unit
     length (a normalised correlation is then one product)."""
-    from .tilesheet import tile_image
-    sharp = cv2.cvtColor(tile_image(flag, px_per_mm), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sharp = tile_drawing(flag, px_per_mm, (0.0, -1.0))      # upright: north at the top
     sigmas = np.arange(0.0, most + 1e-9, step)
     out = []
     for sigma in sigmas:
