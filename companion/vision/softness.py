@@ -7,7 +7,8 @@ small numeral softened that way fits no sharp template well, and a picture behin
 over the band.  So the reader softens the templates as much as the frame is soft.
 
 How soft is measured where the drawing is known: on the flag tiles.  Each tile the frame shows
-is cut out at the reading resolution, the way the zones are, and its printed drawing
+is cut out at the reading resolution (at its own scale, interpolated as the zones are: an
+affine map where the zones' is a homography), and its printed drawing
 (`tilesheet`, made as the enrolled faces are) is blurred by a Gaussian of increasing sigma
 until it fits best; the median over the tiles is the frame's softness, in reading pixels.  No
 camera is assumed: a sharper or a softer one measures as it is.  The templates are softened
