@@ -91,6 +91,7 @@ class ReadingSettings:
     recolour_stiffness: float
     recolour_turns: tuple[float, ...]
     recolour_rounds: int
+    recolour_rival: float
     card_shape_min: float
     fine_margin: float
     fine_delta: float
@@ -1337,7 +1338,7 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
                           s.colour_cap)
         return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
 
-    best_cost, best_map = np.inf, w0
+    fits: list[tuple[float, np.ndarray]] = []
     for turn in s.recolour_turns:
         a = np.radians(turn)
         wmat = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
@@ -1348,12 +1349,19 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
             if np.array_equal(now, y):
                 break
             y = now
-        cost = float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - w0) ** 2).sum())
-        if cost < best_cost:
-            best_cost, best_map = cost, wmat
+        fits.append((float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - w0) ** 2).sum()), wmat))
+    fits.sort(key=lambda f: f[0])
+    best_cost = fits[0][0]
+    again = [reads[i] for i in todo]
+    named_by = [_scored_all(again, tpl, s, (every @ wmat).astype(np.float32))
+                for cost, wmat in fits if cost <= best_cost * (1.0 + s.recolour_rival)]
     cur = list(reads)
-    for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
-                                      (every @ best_map).astype(np.float32))):
+    for k, i in enumerate(todo):
+        r = named_by[0][k]
+        # A frame whose colours two maps explain about as well (no red card to tell an
+        # orange turned towards red from a red): the reads the two name apart are guesses.
+        if any(other[k].best != r.best for other in named_by[1:]):
+            r = replace(r, colour_t=1.0)
         cur[i] = r
     return cur
 

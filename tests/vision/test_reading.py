@@ -124,6 +124,46 @@ def test_a_frame_wide_colour_shift_is_taken_out() -> None:
     assert [str(r.best) for r in recolour(shifted, dk.templates)] == chosen
 
 
+def test_a_frame_two_colour_maps_explain_leaves_their_difference_a_doubt() -> None:
+    # No red card on the table, and its oranges and yellows seen turned halfway towards red
+    # (light the tiles did not see): a map turning orange back to orange and one taking
+    # the oranges for reds explain the frame about as well.  The reads the two maps name
+    # apart are doubts, not a guess made silently; a red card on the table settles it.
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, colour_unsure, recolour
+
+    s = ReadingSettings.load()
+    dk = deck("bold")
+    tpl = dk.templates
+    hue_of = {str(c): tpl.hues[i] for i, c in enumerate(tpl.cards)}
+
+    # The turn of the colour plane that puts the oranges halfway towards red.
+    o, r = hue_of["O5"], hue_of["R5"]
+    turn = 0.5 * (np.arctan2(r[1], r[0]) - np.arctan2(o[1], o[0]))
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
+
+    def frame(chosen: list[str]) -> list:
+        out = []
+        for code in chosen:
+            r = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
+            assert str(r.best) == code
+            h = (rot @ hue_of[code]).astype(np.float32)
+            out.append(_scored(replace(r, hue=h), tpl, s, h))
+        return out
+
+    no_red = ["O3", "O9", "O6", "Y1", "Y6", "Y10", "G4", "G10", "B5", "B8", "P2", "P9"]
+    reads = recolour(frame(no_red), tpl)
+    for r, code in zip(reads, no_red):
+        if code[0] in "OY":
+            assert str(r.best) == code or colour_unsure(r, s), (code, str(r.best))
+    assert any(colour_unsure(r, s) for r in reads)
+    with_red = no_red + ["R2", "R7", "R5"]
+    reads = recolour(frame(with_red), tpl)
+    assert [str(r.best) for r in reads] == with_red
+    assert not any(colour_unsure(r, s) for r in reads)
+
+
 def _two_looks(cells_lead: float, net_lead: float, score: float) -> bool:
     """`looks_disagree` on a read of R6 whose cells put R6 `cells_lead` ahead of R8 (behind
     when negative) and whose network puts it `net_lead` nearer R6's class than R8's."""
