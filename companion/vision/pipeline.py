@@ -28,7 +28,7 @@ from .config import load_config
 from .deck import Deck
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import CardRead, colour_unsure, is_card, looks_disagree, recolour
+from .reading import CardRead, colour_unsure, faint_band, is_card, looks_disagree, recolour
 from .scale import ScaleNormaliser
 from .softness import template_softness, tile_softness
 from .workers import WorkerError, ZoneWorkers
@@ -330,7 +330,7 @@ class TableReader:
             unsure = best == slot.read.best and looks_disagree(slot.read, best,
                                                                self.templates, s)
             if fell_back or m < s.doubt_margin or weak or pair or unsure or \
-                    colour_unsure(slot.read, s):
+                    colour_unsure(slot.read, s) or faint_band(slot.read, s):
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
                     conf = min(conf, 0.25)

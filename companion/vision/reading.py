@@ -105,6 +105,7 @@ class ReadingSettings:
     net_settle_lead: float
     settle_min_score: float
     net_card_min: float
+    net_sure_min: float
     lean_min_deg: float
     lean_span: float
     lean_min_rows_mm: float
@@ -1422,6 +1423,14 @@ def _unlike_any(r: CardRead, s: ReadingSettings) -> bool:
     band of this printing lies there, however well the cells fit it (wood grain fits
     templates softened for a soft frame well, every one of them about as well)."""
     return r.net is not None and float(r.net.max()) < s.net_card_min
+
+
+def faint_band(r: CardRead, s: ReadingSettings) -> bool:
+    """Whether the band network puts a read's band only faintly near its nearest class (below
+    `net_sure_min`, though not so far as to take it away): glare over wood, a picture's edge
+    or a tabletop the colour of a banner may look like a top band that far, and the cards of
+    the tuning families very seldom do.  Such a read is a doubt."""
+    return r.net is not None and float(r.net.max()) < s.net_sure_min
 
 
 def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:

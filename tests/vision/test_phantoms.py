@@ -15,7 +15,7 @@ from companion.synth.zoo import FAMILIES
 from companion.vision.pipeline import TableReader
 from companion.vision.reading import ReadingSettings
 
-from .vision_helpers import enrolled
+from .vision_helpers import deck, enrolled
 
 
 def _extra_reads(family: str, frames: int) -> tuple[int, int]:
@@ -72,3 +72,27 @@ def test_the_network_takes_away_a_band_the_cells_fit_surely() -> None:
     near = replace(far, net=np.full(11, s.net_card_min + 0.1, np.float32))
     assert not _fits_a_card(far, s)
     assert _fits_a_card(near, s)
+
+
+def test_a_band_the_network_puts_only_faintly_near_a_card_is_a_doubt() -> None:
+    # Glare over a tabletop the colour of a banner may fit a card's cells well and still sit
+    # only faintly near the band network's classes: read, but as a doubt, never silently.
+    from companion.rules.cards import BY_CODE
+    from companion.rules.place import Place
+    from companion.vision.pipeline import TableReader, _Slot
+    from companion.vision.reading import CardRead
+
+    s = ReadingSettings.load()
+    assert s.net_card_min < s.net_sure_min
+
+    def slot(flag: int, net: float) -> _Slot:
+        cands = ((BY_CODE[f"O{flag}"], 0.9), (BY_CODE[f"R{flag}"], 0.6))
+        return _Slot(Place(flag, "south"), 0, CardRead(cands, 6.0, 44.0,
+                                                        net=np.full(11, net, np.float32)))
+
+    slots = [slot(1, s.net_sure_min + 0.05), slot(2, s.net_sure_min - 0.05),
+             slot(3, (s.net_card_min + s.net_sure_min) / 2)]
+    with TableReader(deck("classic")) as reader:
+        reader._settle(slots)
+    assert [str(sl.card) for sl in slots] == ["O1", "O2", "O3"]
+    assert [sl.doubt is not None for sl in slots] == [False, True, True]
