@@ -91,7 +91,6 @@ class ReadingSettings:
     recolour_stiffness: float
     recolour_turns: tuple[float, ...]
     recolour_rounds: int
-    recolour_rival: float
     card_shape_min: float
     fine_margin: float
     fine_delta: float
@@ -1303,8 +1302,11 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     if usual > 1e-3 and len(seen_all) >= s.grey_min_reads and \
             float(np.median(seen_all)) < s.colour_min_vivid * usual:
         return [replace(r, colour_t=1.0) if r.hue is not None else r for r in reads]
+    # A band the network puts only faintly near any class (glare, wood, a picture's edge
+    # the cells fit) is no card to learn the frame's colours from: two such bands of a
+    # colour no card has can turn the map one colour on for every card of the frame.
     fit = [r for r in reads if r.hue is not None and r.shape is not None
-           and float(r.shape.max()) >= s.recolour_min_shape]
+           and float(r.shape.max()) >= s.recolour_min_shape and not faint_band(r, s)]
     if len(fit) < s.recolour_min_reads:
         return reads
     idx = {c: i for i, c in enumerate(tpl.cards)}
@@ -1339,7 +1341,7 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
                           s.colour_cap)
         return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
 
-    fits: list[tuple[float, np.ndarray]] = []
+    best_cost, best_map = np.inf, w0
     for turn in s.recolour_turns:
         a = np.radians(turn)
         wmat = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
@@ -1350,19 +1352,12 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
             if np.array_equal(now, y):
                 break
             y = now
-        fits.append((float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - w0) ** 2).sum()), wmat))
-    fits.sort(key=lambda f: f[0])
-    best_cost = fits[0][0]
-    again = [reads[i] for i in todo]
-    named_by = [_scored_all(again, tpl, s, (every @ wmat).astype(np.float32))
-                for cost, wmat in fits if cost <= best_cost * (1.0 + s.recolour_rival)]
+        cost = float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - w0) ** 2).sum())
+        if cost < best_cost:
+            best_cost, best_map = cost, wmat
     cur = list(reads)
-    for k, i in enumerate(todo):
-        r = named_by[0][k]
-        # A frame whose colours two maps explain about as well (no red card to tell an
-        # orange turned towards red from a red): the reads the two name apart are guesses.
-        if any(other[k].best != r.best for other in named_by[1:]):
-            r = replace(r, colour_t=1.0)
+    for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
+                                      (every @ best_map).astype(np.float32))):
         cur[i] = r
     return cur
 
