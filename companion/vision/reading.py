@@ -1341,18 +1341,35 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
                           s.colour_cap)
         return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
 
+    gram = x.T @ x + lam * np.eye(3)
+
+    def fitted(y: np.ndarray) -> tuple[np.ndarray, float]:
+        """The map sending the reads' colours `x` to `y`, drawn towards no change but for a
+        saturation gain (light, exposure and a camera's processing make a frame's colours
+        duller or brighter alike, every hue kept): towards `gain * w0`, the gain free
+        within `colour_gain_max`.  The map and its cost."""
+        part_y = np.linalg.solve(gram, x.T @ y)
+        part_g = np.linalg.solve(gram, lam * w0)          # the map is part_y + gain * part_g
+        miss, step = x @ part_y - y, x @ part_g
+        off, turn = part_y, part_g - w0
+        gain = -(float((miss * step).sum()) + lam * float((off * turn).sum())) / max(
+            float((step * step).sum()) + lam * float((turn * turn).sum()), 1e-12)
+        gain = min(max(gain, 1.0 / s.colour_gain_max), s.colour_gain_max)
+        wmat = part_y + gain * part_g
+        return wmat, float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - gain * w0) ** 2).sum())
+
     best_cost, best_map = np.inf, w0
     for turn in s.recolour_turns:
         a = np.radians(turn)
         wmat = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
         y = named(wmat)
         for _ in range(s.recolour_rounds):
-            wmat = np.linalg.solve(x.T @ x + lam * np.eye(3), x.T @ y + lam * w0)
+            wmat, cost = fitted(y)
             now = named(wmat)
             if np.array_equal(now, y):
                 break
             y = now
-        cost = float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - w0) ** 2).sum())
+        wmat, cost = fitted(y)
         if cost < best_cost:
             best_cost, best_map = cost, wmat
     cur = list(reads)

@@ -124,6 +124,29 @@ def test_a_frame_wide_colour_shift_is_taken_out() -> None:
     assert [str(r.best) for r in recolour(shifted, dk.templates)] == chosen
 
 
+def test_a_frame_s_colours_all_brighter_are_mapped_back_whole() -> None:
+    # Exposure and a camera's processing make every colour of a frame brighter alike (here
+    # twice as saturated as enrolled, every hue kept).  The colour map takes that gain out
+    # freely: drawn towards no change, it stopped short and left each colour up to a sixth
+    # of the way towards its neighbour (an orange already seen nearer yellow went over).
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, recolour
+
+    s = ReadingSettings.load()
+    tpl = deck("bold").templates
+    hue_of = {str(c): tpl.hues[i] for i, c in enumerate(tpl.cards)}
+    chosen = ["B8", "G2", "R10", "O3", "R1", "R5", "P7", "Y6"]
+    reads = []
+    for code in chosen:
+        band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
+        h = (2.0 * hue_of[code]).astype(np.float32)
+        reads.append(_scored(replace(band, hue=h), tpl, s, h))
+    out = recolour(reads, tpl)
+    assert [str(r.best) for r in out] == chosen
+    assert max(abs(r.colour_t) for r in out) < 0.05
+
+
 def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     # A dull frame (glare) with its colours turned a little towards red, no red card on the
     # table, and three bands of glare over wood whose cells fit a purple value's layout and
