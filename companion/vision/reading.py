@@ -1342,6 +1342,11 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
 
     gram = x.T @ x + lam * np.eye(3)
+    # The map is part_y + gain * part_g; part_g (the pull towards no change) is the same
+    # whatever the reads name.
+    part_g = np.linalg.solve(gram, lam * w0)
+    step, pull = x @ part_g, part_g - w0
+    ends = float((step * step).sum()) + lam * float((pull * pull).sum())
 
     def fitted(y: np.ndarray) -> tuple[np.ndarray, float]:
         """The map sending the reads' colours `x` to `y`, drawn towards no change but for a
@@ -1349,11 +1354,9 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         duller or brighter alike, every hue kept): towards `gain * w0`, the gain free
         within `colour_gain_max`.  The map and its cost."""
         part_y = np.linalg.solve(gram, x.T @ y)
-        part_g = np.linalg.solve(gram, lam * w0)          # the map is part_y + gain * part_g
-        miss, step = x @ part_y - y, x @ part_g
-        off, turn = part_y, part_g - w0
-        gain = -(float((miss * step).sum()) + lam * float((off * turn).sum())) / max(
-            float((step * step).sum()) + lam * float((turn * turn).sum()), 1e-12)
+        miss = x @ part_y - y
+        gain = -(float((miss * step).sum()) + lam * float((part_y * pull).sum())) / max(
+            ends, 1e-12)
         gain = min(max(gain, 1.0 / s.colour_gain_max), s.colour_gain_max)
         wmat = part_y + gain * part_g
         return wmat, float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - gain * w0) ** 2).sum())
@@ -1369,7 +1372,8 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
             if np.array_equal(now, y):
                 break
             y = now
-        wmat, cost = fitted(y)
+        else:
+            wmat, cost = fitted(y)      # the names still moving: the map for the last ones
         if cost < best_cost:
             best_cost, best_map = cost, wmat
     cur = list(reads)
@@ -1439,9 +1443,9 @@ def _unlike_any(r: CardRead, s: ReadingSettings) -> bool:
 
 def faint_band(r: CardRead, s: ReadingSettings) -> bool:
     """Whether the band network puts a read's band only faintly near its nearest class (below
-    `net_sure_min`, though not so far as to take it away): glare over wood, a picture's edge
-    or a tabletop the colour of a banner may look like a top band that far, and the cards of
-    the tuning families very seldom do.  Such a read is a doubt."""
+    `net_sure_min`; under `net_card_min` it is taken away, `_unlike_any`): glare over wood, a
+    picture's edge or a tabletop the colour of a banner may look like a top band that far,
+    and the cards of the tuning families very seldom do.  Such a read is a doubt."""
     return r.net is not None and float(r.net.max()) < s.net_sure_min
 
 
@@ -1495,8 +1499,8 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         if not runs:
             return []
     m = Maps.of(refl, s, tpl.stock)
-    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end and not marks_only,
-                                                   limit_mm, runs, start_mm, marks_only),
+    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs,
+                                                   start_mm, marks_only),
                                       tpl)
              if _fits_a_card(r, s) and (not marks_only or _sure_read(r, tpl, s))]
     reads = _not_bodies(m, tpl, reads)
