@@ -39,6 +39,8 @@ def _merge(scores: Sequence[Score]) -> Score:
             value = getattr(sc, f.name)
             if isinstance(value, int):
                 setattr(total, f.name, getattr(total, f.name) + value)
+        for why, n in sc.doubt_why.items():
+            total.doubt_why[why] = total.doubt_why.get(why, 0) + n
     return total
 
 
@@ -242,6 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  {group + ' total':22s} MISSED: {len(names) - len(rows)} families "
                       "could not be enrolled")
             print(_row(f"{group} total", total, rig_name, verdict=len(names) == len(rows)))
+            if total.doubt_why:
+                print(f"    {group}: right reads made doubts, by the reader's reason (a read may "
+                      "have several): " + ", ".join(f"{why} {n}" for why, n in sorted(
+                          total.doubt_why.items(), key=lambda kv: -kv[1])))
         everything = _merge([sc for (f, r), sc in scores.items() if r == rig_name])
         print(_row("all families", everything, rig_name,
                    verdict=not refused_decks))

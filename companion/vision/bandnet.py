@@ -86,10 +86,21 @@ def prototypes(points: np.ndarray, class_of: np.ndarray, n_classes: int) -> np.n
     return protos / np.maximum(np.linalg.norm(protos, axis=1, keepdims=True), 1e-6)
 
 
+def separation(protos: np.ndarray) -> float:
+    """How far apart the network puts a printing's classes: over the classes, the median of
+    one less each prototype's cosine similarity with its nearest other (what a band lying on
+    its class's prototype leads the next class by); 0 without prototypes."""
+    if protos.shape[0] < 2 or protos.shape[1] == 0:
+        return 0.0
+    near = protos @ protos.T
+    np.fill_diagonal(near, -np.inf)
+    return float(np.median(1.0 - near.max(axis=1)))
+
+
 def similarities(points: np.ndarray, protos: np.ndarray) -> np.ndarray:
     """Cosine similarities of points (reads x dims) with the prototypes (reads x classes)."""
     return points @ protos.T
 
 
 __all__ = ["INPUT_H", "INPUT_W", "MODEL_PATH", "BandNet", "band_input", "normalised",
-           "prototypes", "shared", "similarities"]
+           "prototypes", "separation", "shared", "similarities"]

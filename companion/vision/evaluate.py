@@ -55,6 +55,9 @@ class Score:
     errors: int = 0           # frames the pipeline refused (a VisionError)
     times: list[float] = field(default_factory=list)
     mistakes: list[str] = field(default_factory=list)
+    # Right reads made doubts, by the reason the reader gave (`Doubt.why`; one read may
+    # count under several): where the doubts worth taking away lie.
+    doubt_why: dict[str, int] = field(default_factory=dict)
 
     def add(self, obs: Observation, truth: Observation, name: str = "") -> None:
         self.frames += 1
@@ -66,7 +69,7 @@ class Score:
             self.hands += 1
             self.hands_found += bool(hidden & set(obs.obstructed))
         self.alarm_frames += bool(set(obs.obstructed) - hidden)
-        doubts = {(d.where, d.index) for d in obs.doubtful}
+        doubts = {(d.where, d.index): d.why for d in obs.doubtful}
         for f_obs, f_true in zip(obs.flags, truth.flags):
             self.tiles += 1
             self.tiles_right += f_obs.tile == f_true.tile
@@ -87,7 +90,7 @@ class Score:
                         name)
 
     def _lists(self, got: tuple[Card, ...], want: tuple[Card, ...], where: Place,
-               doubts: set[tuple[Place, int]], name: str) -> None:
+               doubts: dict[tuple[Place, int], tuple[str, ...]], name: str) -> None:
         self.cards += len(want)
         for op, i, j in _align(got, want):
             flagged = i is not None and (where, i) in doubts
@@ -97,6 +100,8 @@ class Score:
                 if flagged:
                     self.doubtful += 1
                     self.doubtful_right += 1
+                    for why in doubts[(where, i)] or ("?",):
+                        self.doubt_why[why] = self.doubt_why.get(why, 0) + 1
                 else:
                     self.right += 1
             elif op == "sub":

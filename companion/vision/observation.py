@@ -50,6 +50,8 @@ class Doubt:
     second: Card | None
     score: float          # margin-like confidence in [0, 1]; lower is less sure
     index: int = 0        # position of the read in its list (placement order)
+    # Why the reader doubts it (`pipeline.DOUBT_REASONS`); not part of the contract's JSON.
+    why: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,17 @@ from .zones import StripMaps, Zone
 
 log = logging.getLogger(__name__)
 
+# Why a read is a doubt (`Doubt.why`), in the order `TableReader._settle` asks:
+DOUBT_REASONS = (
+    "taken",       # its best card is held elsewhere, and its next is no near second
+    "margin",      # its best leads the runner-up by less than `doubt_margin`
+    "weak",        # its score is weak (`doubt_floor`, `doubt_min_score`)
+    "pair",        # the printing's enrolment found this pair alike in the band
+    "looks",       # the cells and the band network do not both name it
+    "colour",      # its colour lies too near another colour of its value
+    "faint",       # the band network puts it only faintly near its class
+)
+
 
 @dataclass(slots=True)
 class _Slot:
@@ -329,13 +340,15 @@ class TableReader:
             # sure elsewhere is judged above).
             unsure = best == slot.read.best and looks_disagree(slot.read, best,
                                                                self.templates, s)
-            if fell_back or m < s.doubt_margin or weak or pair or unsure or \
-                    colour_unsure(slot.read, s) or faint_band(slot.read, s):
+            why = tuple(name for name, hit in zip(DOUBT_REASONS, (
+                fell_back, m < s.doubt_margin, weak, pair, unsure,
+                colour_unsure(slot.read, s), faint_band(slot.read, s))) if hit)
+            if why:
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
                     conf = min(conf, 0.25)
                 slot.doubt = Doubt(slot.place, best, second[0] if second else None, conf,
-                                   slot.index)
+                                   slot.index, why)
 
     def read(self, frame: np.ndarray) -> Observation:
         """The observation of one overhead BGR frame (uint8, H x W x 3)."""

@@ -102,6 +102,8 @@ class ReadingSettings:
     net_doubt_lead: float
     cells_tie: float
     net_settle_lead: float
+    net_sep_ref: float
+    net_sep_floor: float
     settle_min_score: float
     net_card_min: float
     net_sure_min: float
@@ -496,6 +498,8 @@ class Templates:
     card_w: float                           # the printing's card size (mm)
     card_h: float
     protos: np.ndarray                      # (classes, dims) the band network's prototypes
+    net_sep: float = 0.0                    # how far apart the network puts this printing's
+                                            # classes (`bandnet.separation`; 0: no network)
 
     def settings(self) -> ReadingSettings:
         """The reading settings for this deck's cards."""
@@ -641,7 +645,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                      half_w, Correlator.of(coarse_t, cw),
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
                      colour, vivid, stock, np.array(bodies, np.float32), paper,
-                     float(s.card_w), float(s.card_h), protos)
+                     float(s.card_w), float(s.card_h), protos, bandnet.separation(protos))
 
 
 def net_input(ink_px: np.ndarray, top: int, left: int, s: ReadingSettings) -> np.ndarray:
@@ -671,7 +675,8 @@ def _net_sims(m: Maps, tpl: Templates, tops: np.ndarray, lefts: np.ndarray
 def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings) -> bool:
     """Whether the two looks at a read's band, the cells and the band network, do not both
     name `card`'s class: the cells put another class first, or the network puts the band
-    less than `net_doubt_lead` nearer it than any other. Made apart, they are wrong together
+    less than `net_doubt_lead` nearer it than any other (relative to how far apart the
+    network puts this printing's classes: `lead_scale`). Made apart, they are wrong together
     far less often than either alone; a network confidently wrong cannot make a read sure.
 
     Cells that put another class first by less than `cells_tie` name neither: they tie (a
@@ -686,9 +691,24 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings) 
     cells_lead = float(r.cells[j]) - float(r.cells[other].max()) if other.any() else 1.0
     lead = net_lead(r, card, tpl)
     if cells_lead >= 0.0:
-        return lead < s.net_doubt_lead
+        return lead * lead_scale(tpl, s) < s.net_doubt_lead
     return not (cells_lead >= -s.cells_tie and lead >= s.net_settle_lead
                 and r.score >= s.settle_min_score)
+
+
+def lead_scale(tpl: Templates, s: ReadingSettings) -> float:
+    """What the band network's lead on this printing is multiplied by before it is held
+    against `net_doubt_lead`, when the cells name the same class: that line is a lead on a
+    printing whose classes the network puts `net_sep_ref` apart (the tuning families' usual
+    separation), and a band lying on its class's prototype leads by about that separation.
+    A printing the network puts closer together (a border stripe that fills the band's ink)
+    gives every read a smaller lead: measured against its own separation
+    (`Templates.net_sep`, at enrolment), not against another printing's.
+
+    Not the lead that lets the network alone settle a tie of the cells (`net_settle_lead`):
+    there a lead scaled up is the network's noise scaled up, and on printings it never saw
+    it then named ties wrongly, silently."""
+    return s.net_sep_ref / max(tpl.net_sep, s.net_sep_floor)
 
 
 def net_lead(r: CardRead, card: Card, tpl: Templates) -> float:

@@ -44,6 +44,23 @@ def test_score_separates_flagged_from_silent_mistakes() -> None:
     assert s.summary()["cards"] == 6
 
 
+def test_right_reads_made_doubts_are_counted_by_the_reader_s_reason() -> None:
+    truth = _obs(("R8", "R9", "R10"))
+    here = Place.parse("flag 1 north")
+    s = Score()
+    s.add(_obs(("R8", "R9", "R6"), (Doubt(here, C["R8"], C["R6"], 0.1, 0, ("looks",)),
+                                    Doubt(here, C["R9"], None, 0.1, 1, ("colour", "weak")),
+                                    Doubt(here, C["R6"], C["R10"], 0.1, 2, ("looks",)))),
+          truth)
+    # R6 for R10 is a wrong read, flagged: not a right read made a doubt.
+    assert s.doubt_why == {"looks": 1, "colour": 1, "weak": 1}
+    # A doubt with no reason given (an older reader, a hand-made observation) is "?".
+    s.add(_obs(("R8",), (Doubt(here, C["R8"], None, 0.1, 0),)), _obs(("R8",)))
+    assert s.doubt_why["?"] == 1
+    # The reason is no part of what the doubt is.
+    assert Doubt(here, C["R8"], None, 0.1, 0, ("looks",)) == Doubt(here, C["R8"], None, 0.1, 0)
+
+
 def test_generate_then_evaluate(tmp_path: Path) -> None:
     write_dataset(tmp_path, 2, seed=5, printings=(printing_named("classic"),), degrade=False)
     assert len(list(tmp_path.glob("*.json"))) == 2

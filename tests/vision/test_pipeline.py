@@ -172,3 +172,7 @@ def test_a_read_the_band_network_disagrees_with_is_a_doubt() -> None:
     s = score.summary()
     assert s["wrong_unflagged_pct"] == 0.0, score.mistakes
     assert s["doubtful_pct"] > 90.0
+    # ... and the reader says why: mostly that the two looks disagree (a read whose best
+    # card another read holds is doubted for that first).
+    assert all(d.why for d in obs.doubtful)
+    assert sum("looks" in d.why for d in obs.doubtful) >= 0.8 * len(obs.doubtful)

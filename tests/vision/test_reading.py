@@ -185,15 +185,18 @@ def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     assert turned != chosen
 
 
-def _two_looks(cells_lead: float, net_lead: float, score: float) -> bool:
+def _two_looks(cells_lead: float, net_lead: float, score: float, sep: float | None = None
+               ) -> bool:
     """`looks_disagree` on a read of R6 whose cells put R6 `cells_lead` ahead of R8 (behind
-    when negative) and whose network puts it `net_lead` nearer R6's class than R8's."""
+    when negative) and whose network puts it `net_lead` nearer R6's class than R8's, on a
+    printing whose classes the network puts `sep` apart (by default as far as usual)."""
     from types import SimpleNamespace
 
     from companion.vision.reading import CardRead, looks_disagree
 
     cards = (BY_CODE["R6"], BY_CODE["R8"])
-    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1]))
+    sep = ReadingSettings.load().net_sep_ref if sep is None else sep
+    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1]), net_sep=sep)
     read = CardRead(((cards[0], score), (cards[1], score - 0.05)), 10.0, 30.0,
                     net=np.array([0.5 + net_lead, 0.5], np.float32),
                     cells=np.array([0.8 + cells_lead, 0.8], np.float32))
@@ -212,6 +215,38 @@ def test_cells_that_tie_leave_the_value_to_a_sure_network() -> None:
     assert _two_looks(-s.cells_tie / 2, s.net_settle_lead - 0.05, 0.9)
     assert _two_looks(-s.cells_tie / 2, s.net_settle_lead + 0.05, s.settle_min_score - 0.05)
     assert _two_looks(-2 * s.cells_tie, 0.9, 0.9)
+
+
+def test_the_network_s_leads_are_read_against_the_printing_s_own_separation() -> None:
+    s = ReadingSettings.load()
+    # A printing the network puts a sixth as far apart as usual (a border stripe filling the
+    # band's ink): a band on its class's prototype leads by about that sixth, and a lead of
+    # half the doubt line is then three times the line, not a doubt.
+    narrow = s.net_sep_ref / 6
+    assert _two_looks(0.05, s.net_doubt_lead / 2, 0.9)
+    assert not _two_looks(0.05, s.net_doubt_lead / 2, 0.9, sep=narrow)
+    assert _two_looks(0.05, s.net_doubt_lead / 12, 0.9, sep=narrow)
+    # Not so the lead that lets the network alone settle a tie of the cells: scaled up, it
+    # would be the network's noise scaled up.
+    assert _two_looks(-s.cells_tie / 2, s.net_settle_lead / 3, 0.9, sep=narrow)
+    # A printing it puts further apart than usual asks for a larger lead.
+    assert _two_looks(0.05, s.net_doubt_lead * 1.2, 0.9, sep=2 * s.net_sep_ref)
+    # Prototypes that coincide say nothing: the separation is taken as at least its floor.
+    from companion.vision.bandnet import separation
+    assert separation(np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], np.float32)) == 0.0
+    assert _two_looks(0.05, 0.0, 0.9, sep=0.0)
+
+
+def test_a_printing_s_separation_is_how_far_its_classes_lie_apart() -> None:
+    from companion.vision.bandnet import separation
+
+    # Three unit prototypes: two at 60 degrees, the third square to both.
+    protos = np.array([[1.0, 0.0, 0.0], [0.5, np.sqrt(0.75), 0.0], [0.0, 0.0, 1.0]],
+                      np.float32)
+    assert separation(protos) == pytest.approx(0.5)
+    assert separation(np.zeros((5, 0), np.float32)) == 0.0
+    tpl = deck("bold").templates
+    assert 0.2 < tpl.net_sep < 1.0
 
 
 @pytest.mark.parametrize("deg", [-6.0, 4.0])
