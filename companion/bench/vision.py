@@ -7,7 +7,10 @@ at the reference rig and at a 1080p webcam.  The held-out families, never used t
 reader, are reported first and apart.  Every frame is read by a fresh `TableReader` (full
 tile decode), then read again: that second read (tiles followed, all zones read) is the
 timed one.  The motion test is timed on the low-resolution stream.  Figures are printed
-beside the targets.
+beside the targets, with each family's enrolment time and the band network's self-test on
+its printing (`net%`: the share of camera-like views of its enrolled bands the network puts
+nearest their own card, `bandnet.self_test`), and the reasons the reader gave for the right
+reads it made doubts.
 """
 
 from __future__ import annotations
@@ -49,13 +52,14 @@ def _ok(good: bool) -> str:
 
 
 def _row(label: str, sc: Score, rig: str, enrol_s: float | None = None,
-         verdict: bool = False) -> str:
+         verdict: bool = False, trust: float | None = None) -> str:
     s = sc.summary()
     line = (f"  {label:22s} {s['frames']:4d} {s['errors']:4d} {s['cards']:6d} "
             f"{s['right_pct']:7.2f} {s['wrong_unflagged_pct']:7.2f} {s['doubtful_pct']:7.2f} "
             f"{s['missed_pct']:7.2f}  {s['tiles_right']:4d}/{s['tiles']:<4d} "
             f"{s['claimed_right']:3d}/{s['claimed']:<3d}")
     line += f" {enrol_s:6.2f}" if enrol_s is not None else "       "
+    line += f" {100 * trust:5.1f}" if trust is not None else "      "
     if verdict:
         good = (s["right_pct"] >= TARGET_RIGHT[rig] and s["wrong_unflagged_pct"] <= TARGET_WRONG
                 and s["doubtful_pct"] <= TARGET_DOUBT and s["tiles_right"] == s["tiles"]
@@ -126,6 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     scores: dict[tuple[str, str], Score] = {}
     colour_scores: dict[tuple[str, str], Score] = {}
     enrol_s: dict[str, float] = {}
+    trust: dict[str, float] = {}        # the band network's self-test on each printing
     refused_decks: dict[str, str] = {}
     read_ms: dict[str, list[float]] = {r: [] for r in rigs}
     first_ms: dict[str, list[float]] = {r: [] for r in rigs}
@@ -145,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{family}: enrolment refused", file=sys.stderr, flush=True)
                 continue
             enrol_s[family] = time.perf_counter() - t
+            trust[family] = deck.templates.net_trust
         # Progress on stderr: a full run reads hundreds of frames.
         print(f"{family}: enrolled in {enrol_s[family]:.1f} s, reading", file=sys.stderr,
               flush=True)
@@ -221,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {family}: ENROLMENT REFUSED: {why}")
     header = (f"  {'family':22s} {'frm':>4s} {'ref':>4s} {'cards':>6s} {'right%':>7s} "
               f"{'wrong%':>7s} {'doubt%':>7s} {'miss%':>7s}  {'tiles':>9s} {'claimed':>7s} "
-              f"{'enrol s':>6s}")
+              f"{'enrol s':>6s} {'net%':>5s}")
     for rig_name in rigs:
         rig = RIGS[rig_name]
         print(f"\nrig {rig_name} ({rig.width}x{rig.height}, {10 * rig.px_per_mm:.0f} px/cm): "
@@ -236,7 +242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                               if group == "held-out" else ""))
             for f in names:
                 if (f, rig_name) in scores:
-                    print(_row(f, scores[(f, rig_name)], rig_name, enrol_s.get(f)))
+                    print(_row(f, scores[(f, rig_name)], rig_name, enrol_s.get(f),
+                               trust=trust.get(f)))
                 else:
                     print(f"  {f:22s} not enrolled")
             total = _merge(rows)

@@ -128,6 +128,12 @@ def _enrol(args: argparse.Namespace) -> int:
 
 
 def _report_pairs(deck: Any, path: Any) -> None:
+    from companion.vision.reading import ReadingSettings
+    trust = deck.templates.net_trust
+    if trust < ReadingSettings.load().net_trust_min:
+        print(f"the band network tells this printing's cards apart in only {100 * trust:.0f}% "
+              "of camera-like views (the printings it was tuned on: 97% and more); its reads "
+              "will more often be doubts that ask for confirmation")
     if deck.pairs:
         print(f"{len(deck.pairs)} pairs of cards look the same in their top band; reads of "
               f"them will always ask for confirmation (pictures in {deck.pairs_dir(path)}):")

@@ -24,43 +24,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from companion.vision import bandnet
+from companion.vision.bandnet import camera_like
 
 EMBED_DIMS = 64
 SCALE = 12.0              # cosine similarities are scaled by this before the softmax
-
-
-def camera_like(band: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """An enrolled face's band input as a camera might give it: shifted, turned and scaled a
-    little, blurred, seen at a lower resolution, noisy, part of it washed out by glare or
-    covered by the next card; normalised again."""
-    h, w = band.shape
-    m = cv2.getRotationMatrix2D((w / 2, 0), float(rng.uniform(-2.5, 2.5)),
-                                float(rng.uniform(0.95, 1.05)))
-    m[:, 2] += rng.uniform(-2.0, 2.0, 2)
-    img = cv2.warpAffine(band, m, (w, h), flags=cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
-    r = float(rng.uniform(0.6, 1.0))
-    if r < 0.95:
-        small = cv2.resize(img, (max(4, int(w * r)), max(4, int(h * r))),
-                           interpolation=cv2.INTER_AREA)
-        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.4)))
-    if rng.random() < 0.3:                        # glare: ink washed out over a soft patch
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        cy, cx = rng.uniform(0, h), rng.uniform(0, w)
-        rad = float(rng.uniform(6, 30))
-        wash = np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * rad * rad))
-        img = img * (1 - 0.8 * wash) + float(img.min()) * 0.8 * wash
-    if rng.random() < 0.25:                       # the next card's edge over the band's foot
-        k = int(rng.integers(1, 6))
-        img[h - k:] = float(rng.normal(0, 1))
-    img = img * np.float32(rng.uniform(0.5, 1.5)) + rng.normal(0, rng.uniform(0.02, 0.35),
-                                                                img.shape).astype(np.float32)
-    return bandnet.normalised(img)
 
 
 def _net(torch: Any, dims: int = EMBED_DIMS) -> Any:

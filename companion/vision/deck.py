@@ -131,7 +131,8 @@ class Deck:
             sharp = self.templates    # what ink is measured from, and the colours
             got = replace(build_templates(
                 self.cards, [face_reflectance(cv2.GaussianBlur(f, (0, 0), softness))
-                             for f in self.faces], self.card_size, sharp.stock),
+                             for f in self.faces], self.card_size, sharp.stock,
+                sharp.net_trust),
                 colour=sharp.colour, hues=sharp.hues, vivid=sharp.vivid)
             self._softened[softness] = got
         return got

@@ -396,4 +396,4 @@ def read_image(path: str, deck: Deck, allow_missing_tiles: bool = False) -> Obse
     return TableReader(deck, allow_missing_tiles).read(imread(path))
 
 
-__all__ = ["TableReader", "TilesInFrame", "read_image"]
+__all__ = ["DOUBT_REASONS", "TableReader", "TilesInFrame", "read_image"]

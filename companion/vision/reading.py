@@ -104,6 +104,7 @@ class ReadingSettings:
     net_settle_lead: float
     net_sep_ref: float
     net_sep_floor: float
+    net_trust_min: float
     settle_min_score: float
     net_card_min: float
     net_sure_min: float
@@ -115,6 +116,7 @@ class ReadingSettings:
     lean_agree_deg: float
     across_edge_mm: float
     card_lead_min: float
+    face_lead_ref: float
     card_sure_shape: float
     fallback_drop: float
     # The enrolled printing's card size (mm), not a threshold: `sized` sets it from the deck.
@@ -500,6 +502,10 @@ class Templates:
     protos: np.ndarray                      # (classes, dims) the band network's prototypes
     net_sep: float = 0.0                    # how far apart the network puts this printing's
                                             # classes (`bandnet.separation`; 0: no network)
+    net_trust: float = 0.0                  # how well it tells them apart in camera-like
+                                            # views (`bandnet.self_test`)
+    face_lead: float = 0.0                  # how far a Troop's band leads the deck's median
+                                            # class on the cells (`_face_lead`)
 
     def settings(self) -> ReadingSettings:
         """The reading settings for this deck's cards."""
@@ -578,12 +584,14 @@ def _within_spread(raw: np.ndarray, class_of: np.ndarray) -> np.ndarray:
 
 def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                     card_size: tuple[float, float] = (geometry.CARD_W, geometry.CARD_H),
-                    stock: np.ndarray | None = None) -> Templates:
+                    stock: np.ndarray | None = None, net_trust: float | None = None
+                    ) -> Templates:
     """The deck's descriptors.  Shapes are compared per *class*: a Troop's value (the mean of
     its six colours' bands) or a Tactics card, so the value is read from what differs between
     values, and the colour from where the printing shows it (`ColourModel`), separately.
     `card_size`: the printing's card width and height (mm); `stock`: the colour its ink is
-    measured from (`stock_colour`, worked out when not given)."""
+    measured from (`stock_colour`, worked out when not given); `net_trust`: the band
+    network's `self_test` on this printing, when it is already known."""
     s = ReadingSettings.load().sized(*card_size)
     fine, coarse, cells, inks = [], [], [], []
     zero = np.zeros(1, np.int64)
@@ -636,16 +644,47 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     halves = (_normalise(left).astype(np.float32), _normalise(right).astype(np.float32))
     half_w = (np.ascontiguousarray(w_left[0]), np.ascontiguousarray(w_right[0]))
     protos = np.zeros((len(classes), 0), np.float32)
+    trust = 0.0
     if s.net_weight > 0.0:
         net_in = np.array([net_input(face_maps(f, s, stock).ink, 0, 0, s) for f in faces_refl],
                           np.float32)
         protos = bandnet.prototypes(bandnet.shared().embed(net_in), class_of, len(classes))
+        trust = bandnet.self_test(net_in, class_of, protos) if net_trust is None else net_trust
     return Templates(cards, _normalise(fine_a * fw).astype(np.float32), coarse_t,
                      hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
                      colour, vivid, stock, np.array(bodies, np.float32), paper,
-                     float(s.card_w), float(s.card_h), protos, bandnet.separation(protos))
+                     float(s.card_w), float(s.card_h), protos, bandnet.separation(protos),
+                     trust, _face_lead(fine_a * fw, class_of, troop, len(rows), half))
+
+
+def _face_lead(weighted: np.ndarray, class_of: np.ndarray, troop: np.ndarray, n_rows: int,
+               half: int) -> float:
+    """How far an enrolled Troop's band leads the deck's median card on the cells, as the
+    reader scores a band (each half on its own, then their mean), against its value's
+    template made of the value's other colours: a band seen on the table is never the very
+    face the template was made of. The median over the Troops. A printing whose values share
+    most of their band (a colour's name beside a small value) leads by little; the line a
+    band's lead must pass to be a card (`card_lead_min`) is scaled by it (`lead_min`)."""
+    troops = np.flatnonzero(troop[class_of])
+    if len(troops) == 0:
+        return 0.0
+    halves = _split(weighted, n_rows, half)
+    leads = []
+    for i in troops:
+        k = int(class_of[i])
+        others = np.ones(len(class_of), bool)
+        others[i] = False
+        by_class = np.zeros(int(class_of.max()) + 1, np.float32)
+        for part in halves:
+            tpls = np.array([part[others & (class_of == c)].mean(axis=0) if
+                             (others & (class_of == c)).any() else part[i]
+                             for c in range(len(by_class))], np.float32)
+            by_class += 0.5 * (_normalise(tpls) @ _normalise(part[i][None])[0])
+        per_card = by_class[class_of]
+        leads.append(float(by_class[k] - np.median(per_card)))
+    return float(np.median(leads))
 
 
 def net_input(ink_px: np.ndarray, top: int, left: int, s: ReadingSettings) -> np.ndarray:
@@ -705,9 +744,14 @@ def lead_scale(tpl: Templates, s: ReadingSettings) -> float:
     gives every read a smaller lead: measured against its own separation
     (`Templates.net_sep`, at enrolment), not against another printing's.
 
-    Not the lead that lets the network alone settle a tie of the cells (`net_settle_lead`):
-    there a lead scaled up is the network's noise scaled up, and on printings it never saw
-    it then named ties wrongly, silently."""
+    Only on a printing the network tells apart as well as those it was tuned on (its
+    `self_test`, `Templates.net_trust`, at least `net_trust_min`): where it often puts a
+    camera's view of a card nearest another class, a small lead is its noise, and scaled up
+    it let wrong reads through silently (1 for 10 on a border-stripe printing whose classes
+    it put 0.09 apart and told apart in 69% of camera-like views). Nor the lead that lets
+    the network alone settle a tie of the cells (`net_settle_lead`)."""
+    if tpl.net_trust < s.net_trust_min:
+        return 1.0
     return s.net_sep_ref / max(tpl.net_sep, s.net_sep_floor)
 
 
@@ -950,9 +994,16 @@ def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
     # Close gaps shorter than a band: ink of the table's own colour across a card (a grey
     # band on a grey table) is no gap, and cards laid apart are split by the band finder.
     gap = s.px(s.gap_mm)
-    rows = cv2.morphologyEx(rows.astype(np.uint8)[:, None], cv2.MORPH_CLOSE,
-                            np.ones((gap, 1), np.uint8))[:, 0].astype(bool)
-    return _runs(rows, s.px(s.min_run_mm))
+    closed = cv2.morphologyEx(rows.astype(np.uint8)[:, None], cv2.MORPH_CLOSE,
+                              np.ones((gap, 1), np.uint8))[:, 0].astype(bool)
+    # Only gaps between two stretches: bare table between a column and the strip's ends is
+    # no gap. Closed, a column ending a few mm before the strip's end ran to it, and its
+    # last card's top was looked for that far past where it lies (and missed).
+    card = np.flatnonzero(rows)
+    closed[:card[0] if len(card) else len(closed)] = False
+    if len(card):
+        closed[card[-1] + 1:] = False
+    return _runs(closed, s.px(s.min_run_mm))
 
 
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
@@ -1098,8 +1149,20 @@ def _profile(m: Maps, tpl: Templates, ys: np.ndarray, cand: np.ndarray,
 
 
 def _better_top(m: Maps, tpl: Templates, a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Whether a card top at corner `a` reads better as a card than one at `b`."""
+    """Whether a card top at corner `a` reads better as a card than one at `b`: a band the
+    band network puts unlike any of the printing's (`_unlike_any`: the foot of the card
+    before, a word in its body) reads worse than one it does not, whatever the cells say;
+    otherwise the cells decide."""
+    s = m.s
     ra, rb = identify_many(m, [a, b], tpl, net=False)
+    # The network's say on each band where the cells aligned it.
+    half_w = s.px(s.card_w) / 2
+    sims = _net_sims(m, tpl, np.array([round(r.top_mm * s.px_per_mm) for r in (ra, rb)]),
+                     np.array([round(r.centre_mm * s.px_per_mm - half_w) for r in (ra, rb)]))
+    if sims is not None:
+        va, vb = (float(row.max()) < s.net_card_min for row in sims)
+        if va != vb:
+            return vb
     return ra.cells_score > rb.cells_score
 
 
@@ -1469,11 +1532,22 @@ def faint_band(r: CardRead, s: ReadingSettings) -> bool:
     return r.net is not None and float(r.net.max()) < s.net_sure_min
 
 
-def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:
+def lead_min(tpl: Templates, s: ReadingSettings) -> float:
+    """The lead over the deck's median card a band's best fit must show to be a card's:
+    `card_lead_min` on a printing whose Troops' bands lead by `face_lead_ref` or more at
+    enrolment (`Templates.face_lead`), less on one whose values share nearly their whole
+    band (a colour's name beside a small value: its cards led the median by a few
+    hundredths, and one in ten was lost). A line scaled on every printing by its lead let
+    a glare spot over grained wood through on the classic printing."""
+    return s.card_lead_min * min(1.0, max(0.0, tpl.face_lead) / s.face_lead_ref)
+
+
+def _fits_a_card(r: CardRead, s: ReadingSettings, lead: float | None = None) -> bool:
     """Whether a band's shape is a card's: it fits some value or mark well, and that one
-    clearly better than the deck's average unless it fits very well, and the band network
-    does not put it far from every class.  A soft glare edge or wood grain across the column
-    fits the band's layout (ink above, paper below) about as well for every card."""
+    clearly better than the deck's average (by `lead`, or `card_lead_min`: `lead_min`)
+    unless it fits very well, and the band network does not put it far from every class.
+    A soft glare edge or wood grain across the column fits the band's layout (ink above,
+    paper below) about as well for every card."""
     plain = _plain(r)
     if plain is None:
         return False
@@ -1483,7 +1557,8 @@ def _fits_a_card(r: CardRead, s: ReadingSettings) -> bool:
         return False
     best = float(plain.max())
     return best >= s.card_shape_min and (
-        _sure_shape(r, s) or best - float(np.median(plain)) >= s.card_lead_min)
+        _sure_shape(r, s) or best - float(np.median(plain)) >= (
+            s.card_lead_min if lead is None else lead))
 
 
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
@@ -1522,7 +1597,8 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs,
                                                    start_mm, marks_only),
                                       tpl)
-             if _fits_a_card(r, s) and (not marks_only or _sure_read(r, tpl, s))]
+             if _fits_a_card(r, s, lead_min(tpl, s)) and (not marks_only
+                                                          or _sure_read(r, tpl, s))]
     reads = _not_bodies(m, tpl, reads)
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,

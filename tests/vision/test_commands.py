@@ -11,7 +11,7 @@ import pytest
 
 from companion.cli import main
 
-from .vision_helpers import deck_dir, frame, sample_scene
+from .vision_helpers import deck, deck_dir, frame, sample_scene
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +78,22 @@ def test_enrol_takes_a_card_size_and_reports_look_alike_pairs(
            "not a card face of 56x87 mm")
     _fails(["deck", "enrol", str(cards), "--out", str(out), "--card-size", "big"], capsys,
            "card size 'big' is not WxH")
+
+
+def test_enrol_says_when_the_band_network_cannot_tell_the_printing_apart(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from companion.commands.vision import _report_pairs
+    from companion.vision.deck import Deck
+
+    dk = deck("classic")
+    _report_pairs(dk, tmp_path / "d.npz")
+    assert "band network" not in capsys.readouterr().out
+    weak = Deck(dk.cards, dk.faces, dk.px_per_mm, dk.source, dk.card_size, dk.pairs, dk.stock)
+    weak._templates = replace(dk.templates, net_trust=0.6)
+    _report_pairs(weak, tmp_path / "d.npz")
+    assert "in only 60% of camera-like views" in capsys.readouterr().out
 
 
 def test_scan_refuses_a_frame_with_a_tile_twice(deck_file: Path, tmp_path: Path,

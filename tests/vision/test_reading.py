@@ -185,18 +185,19 @@ def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     assert turned != chosen
 
 
-def _two_looks(cells_lead: float, net_lead: float, score: float, sep: float | None = None
-               ) -> bool:
+def _two_looks(cells_lead: float, net_lead: float, score: float, sep: float | None = None,
+               trust: float = 1.0) -> bool:
     """`looks_disagree` on a read of R6 whose cells put R6 `cells_lead` ahead of R8 (behind
     when negative) and whose network puts it `net_lead` nearer R6's class than R8's, on a
-    printing whose classes the network puts `sep` apart (by default as far as usual)."""
+    printing whose classes the network puts `sep` apart (by default as far as usual) and
+    tells apart in `trust` of camera-like views."""
     from types import SimpleNamespace
 
     from companion.vision.reading import CardRead, looks_disagree
 
     cards = (BY_CODE["R6"], BY_CODE["R8"])
     sep = ReadingSettings.load().net_sep_ref if sep is None else sep
-    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1]), net_sep=sep)
+    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1]), net_sep=sep, net_trust=trust)
     read = CardRead(((cards[0], score), (cards[1], score - 0.05)), 10.0, 30.0,
                     net=np.array([0.5 + net_lead, 0.5], np.float32),
                     cells=np.array([0.8 + cells_lead, 0.8], np.float32))
@@ -231,6 +232,9 @@ def test_the_network_s_leads_are_read_against_the_printing_s_own_separation() ->
     assert _two_looks(-s.cells_tie / 2, s.net_settle_lead / 3, 0.9, sep=narrow)
     # A printing it puts further apart than usual asks for a larger lead.
     assert _two_looks(0.05, s.net_doubt_lead * 1.2, 0.9, sep=2 * s.net_sep_ref)
+    # ... but only where the network tells the printing's cards apart about as well as
+    # those it was tuned on: elsewhere a small lead is its noise.
+    assert _two_looks(0.05, s.net_doubt_lead / 2, 0.9, sep=narrow, trust=s.net_trust_min - 0.1)
     # Prototypes that coincide say nothing: the separation is taken as at least its floor.
     from companion.vision.bandnet import separation
     assert separation(np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], np.float32)) == 0.0
@@ -247,6 +251,24 @@ def test_a_printing_s_separation_is_how_far_its_classes_lie_apart() -> None:
     assert separation(np.zeros((5, 0), np.float32)) == 0.0
     tpl = deck("bold").templates
     assert 0.2 < tpl.net_sep < 1.0
+
+
+def test_the_network_s_self_test_tells_a_printing_it_reads_from_one_it_cannot() -> None:
+    from companion.vision import bandnet
+    from companion.vision.deck import face_reflectance
+    from companion.vision.reading import face_maps, net_input
+
+    dk = deck("classic")
+    tpl = dk.templates
+    s = tpl.settings()
+    bands = np.array([net_input(face_maps(face_reflectance(f), s, tpl.stock).ink, 0, 0, s)
+                      for f in dk.faces], np.float32)
+    assert tpl.net_trust >= s.net_trust_min
+    assert bandnet.self_test(bands, tpl.class_of, tpl.protos) == tpl.net_trust   # seeded
+    # Prototypes that name every class wrong: no view lies nearest its own.
+    assert bandnet.self_test(bands, tpl.class_of, np.roll(tpl.protos, 1, axis=0)) < 0.1
+    # The softened templates keep the sharp faces' figure.
+    assert dk.templates_at(1.5).net_trust == tpl.net_trust
 
 
 @pytest.mark.parametrize("deg", [-6.0, 4.0])
@@ -340,3 +362,74 @@ def test_cards_the_table_s_own_shade_are_found_by_their_ink(
     mask = card_mask(specks, np.asarray(table), s, tpl.paper)
     assert not column_runs(mask, s) and _marks_only(mask, s)     # searched, and found empty
     assert read_strip(specks, tpl, table=np.asarray(table)) == []
+
+
+def test_a_column_ends_at_its_last_card_s_foot_not_at_the_strip_s_end() -> None:
+    from companion.vision.reading import column_runs
+
+    s = ReadingSettings.load()
+    mask = np.zeros((s.px(201.0), s.px(88.0)), bool)
+    middle = slice(s.px(10.0), s.px(78.0))
+    mask[s.px(4.0):s.px(92.0), middle] = True        # a card 4 mm from the strip's start
+    mask[s.px(100.0):s.px(196.0), middle] = True     # 8 mm of bare table, then cards to 196
+    # The gap between the two is closed (shorter than a band); the table between the
+    # column and either end of the strip is no gap: the run is the cards' own extent.
+    assert column_runs(mask, s) == [(s.px(4.0), s.px(196.0))]
+    # A column that does reach the strip's end runs to it.
+    mask[s.px(196.0):] = mask[s.px(195.0)]
+    assert column_runs(mask, s) == [(s.px(4.0), s.px(201.0))]
+
+
+def test_a_top_the_band_network_takes_for_no_card_loses_to_the_outline_s_top(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the outline demands a last card's top and a peak of the cells lies within a step
+    of it (the foot of the card before: its last word over its edge), the better read wins;
+    a band the network puts unlike any card reads worse, whatever the cells say."""
+    import companion.vision.reading as reading
+
+    s = ReadingSettings.load()
+    tpl = deck("classic").templates
+    m = reading.Maps.of(_strip(["R8", "B4"], [40.0], (0.35, 0.45, 0.6)), s, tpl.stock)
+    left = s.px(44.0 - 63.0 / 2)
+    card, body = (s.px(46.0), left), (s.px(30.0), left)     # B4's top; inside R8's body
+
+    def network(first: float, second: float) -> None:
+        """The network puts the two bands compared this near their nearest class."""
+        def fake(m: object, tpl: reading.Templates, tops: np.ndarray, lefts: np.ndarray
+                 ) -> np.ndarray:
+            out = np.zeros((len(tops), len(tpl.protos)), np.float32)
+            out[0, 0], out[1, 0] = first, second
+            return out
+        monkeypatch.setattr(reading, "_net_sims", fake)
+
+    like, unlike = 0.9, s.net_card_min / 2
+    network(like, like)                     # both like a card: the cells decide
+    assert reading._better_top(m, tpl, card, body)
+    assert not reading._better_top(m, tpl, body, card)
+    network(unlike, like)                   # the cells' better band is like no card
+    assert not reading._better_top(m, tpl, card, body)
+    network(like, unlike)
+    assert reading._better_top(m, tpl, body, card)
+
+
+def test_a_printing_whose_values_share_their_band_asks_a_smaller_lead_of_a_card() -> None:
+    """A colour's name beside a small value: a value's band seen in another colour leads the
+    deck's median card by almost nothing, and so do its cards on the table. The line a band
+    must pass to be a card is scaled down on such a printing only."""
+    from types import SimpleNamespace
+
+    from companion.synth.zoo import FAMILIES, rendition
+    from companion.vision.reading import lead_min
+
+    from .vision_helpers import enrolled
+
+    s = ReadingSettings.load()
+    classic = deck("classic").templates
+    assert classic.face_lead >= s.face_lead_ref
+    assert lead_min(classic, s) == s.card_lead_min
+    named = enrolled(rendition(FAMILIES["colour-word"](1), 1)).templates
+    assert named.face_lead < s.face_lead_ref / 2
+    assert lead_min(named, s) < s.card_lead_min / 2
+    # Never more than the usual line, and never below nothing.
+    assert lead_min(SimpleNamespace(face_lead=1.0), s) == s.card_lead_min   # type: ignore[arg-type]
+    assert lead_min(SimpleNamespace(face_lead=-0.1), s) == 0.0              # type: ignore[arg-type]
