@@ -1000,8 +1000,11 @@ def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
     # no gap. Closed, a column ending a few mm before the strip's end ran to it, and its
     # last card's top was looked for that far past where it lies (and missed).
     card = np.flatnonzero(rows)
-    closed[:card[0] if len(card) else len(closed)] = False
-    if len(card):
+    if not len(card):
+        return []
+    if closed[0] and not rows[0]:
+        closed[:card[0]] = False
+    if closed[-1] and not rows[-1]:
         closed[card[-1] + 1:] = False
     return _runs(closed, s.px(s.min_run_mm))
 
