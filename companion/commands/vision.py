@@ -123,11 +123,11 @@ def _enrol(args: argparse.Namespace) -> int:
     deck = enrol(args.directory, parse_card_size(args.card_size))
     path = deck.save(args.out)
     print(f"enrolled {len(deck.cards)} cards from {args.directory} into {path}")
-    _report_pairs(deck, path)
+    _report_enrolment(deck, path)
     return 0
 
 
-def _report_pairs(deck: Any, path: Any) -> None:
+def _report_enrolment(deck: Any, path: Any) -> None:
     from companion.vision.reading import ReadingSettings
     trust = deck.templates.net_trust
     if trust < ReadingSettings.load().net_trust_min:
@@ -240,6 +240,6 @@ def _enrol_camera(args: argparse.Namespace) -> int:
     path = deck.save(args.out)
     print(f"enrolled {len(deck.cards)} cards from the camera ({size[0]:g} x {size[1]:g} mm) "
           f"into {path}")
-    _report_pairs(deck, path)
+    _report_enrolment(deck, path)
     return 0
 

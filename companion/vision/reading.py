@@ -671,19 +671,20 @@ def _face_lead(weighted: np.ndarray, class_of: np.ndarray, troop: np.ndarray, n_
     if len(troops) == 0:
         return 0.0
     halves = _split(weighted, n_rows, half)
+    n_cls = int(class_of.max()) + 1
+    means = [np.array([part[class_of == c].mean(axis=0) for c in range(n_cls)], np.float32)
+             for part in halves]
     leads = []
     for i in troops:
         k = int(class_of[i])
-        others = np.ones(len(class_of), bool)
-        others[i] = False
-        by_class = np.zeros(int(class_of.max()) + 1, np.float32)
-        for part in halves:
-            tpls = np.array([part[others & (class_of == c)].mean(axis=0) if
-                             (others & (class_of == c)).any() else part[i]
-                             for c in range(len(by_class))], np.float32)
+        rest = class_of == k
+        rest[i] = False                 # a Troop's value has its five other colours
+        by_class = np.zeros(n_cls, np.float32)
+        for part, tpls in zip(halves, means):
+            tpls = tpls.copy()
+            tpls[k] = part[rest].mean(axis=0)
             by_class += 0.5 * (_normalise(tpls) @ _normalise(part[i][None])[0])
-        per_card = by_class[class_of]
-        leads.append(float(by_class[k] - np.median(per_card)))
+        leads.append(float(by_class[k] - np.median(by_class[class_of])))
     return float(np.median(leads))
 
 
@@ -1163,7 +1164,7 @@ def _better_top(m: Maps, tpl: Templates, a: tuple[int, int], b: tuple[int, int])
     sims = _net_sims(m, tpl, np.array([round(r.top_mm * s.px_per_mm) for r in (ra, rb)]),
                      np.array([round(r.centre_mm * s.px_per_mm - half_w) for r in (ra, rb)]))
     if sims is not None:
-        va, vb = (float(row.max()) < s.net_card_min for row in sims)
+        va, vb = (_unlike_any(replace(r, net=row), s) for r, row in zip((ra, rb), sims))
         if va != vb:
             return vb
     return ra.cells_score > rb.cells_score

@@ -84,15 +84,15 @@ def test_enrol_says_when_the_band_network_cannot_tell_the_printing_apart(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from companion.commands.vision import _report_pairs
+    from companion.commands.vision import _report_enrolment
     from companion.vision.deck import Deck
 
     dk = deck("classic")
-    _report_pairs(dk, tmp_path / "d.npz")
+    _report_enrolment(dk, tmp_path / "d.npz")
     assert "band network" not in capsys.readouterr().out
     weak = Deck(dk.cards, dk.faces, dk.px_per_mm, dk.source, dk.card_size, dk.pairs, dk.stock)
     weak._templates = replace(dk.templates, net_trust=0.6)
-    _report_pairs(weak, tmp_path / "d.npz")
+    _report_enrolment(weak, tmp_path / "d.npz")
     assert "in only 60% of camera-like views" in capsys.readouterr().out
 
 
