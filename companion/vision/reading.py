@@ -51,6 +51,7 @@ class ReadingSettings:
     peak_min: float
     past_end_min: float
     marks_min: float
+    marks_row_min: float
     follow_min_mm: float
     memory_cell_mm: float
     memory_tolerance: float
@@ -1598,11 +1599,22 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         if not runs:
             return []
     m = Maps.of(refl, s, tpl.stock)
-    reads = [r for r in identify_many(m, find_tops(m, mask, tpl, reliable_end, limit_mm, runs,
-                                                   start_mm, marks_only),
-                                      tpl)
-             if _fits_a_card(r, s, lead_min(tpl, s)) and (not marks_only
-                                                          or _sure_read(r, tpl, s))]
+    tops = find_tops(m, mask, tpl, reliable_end, limit_mm, runs, start_mm, marks_only)
+    # Marks reaching the column's start from above: the bands of an echelon whose stock is
+    # the table's shade, above the first pips the mask sees. Only sure reads count there.
+    above = None if marks_only else _marks_above(mask, runs[0][0], s, s.px(start_mm))
+    more = [] if above is None else \
+        find_tops(m, mask, tpl, reliable_end, limit_mm, [above], start_mm, True)
+    every = identify_many(m, tops + more, tpl)
+    reads = [r for r in every[:len(tops)] if _fits_a_card(r, s, lead_min(tpl, s))
+             and (not marks_only or _sure_read(r, tpl, s))]
+    for r in every[len(tops):]:
+        if _fits_a_card(r, s, lead_min(tpl, s)) and _sure_read(r, tpl, s):
+            # A sure read above the run beats an unsure one the run's start placed near it.
+            near = [k for k in reads if abs(r.top_mm - k.top_mm) < s.min_step_mm]
+            if not any(_sure_read(k, tpl, s) for k in near):
+                reads = [k for k in reads if k not in near] + [r]
+    reads.sort(key=lambda r: r.top_mm)
     reads = _not_bodies(m, tpl, reads)
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
@@ -1624,6 +1636,27 @@ def _marks_only(mask: np.ndarray, s: ReadingSettings) -> bool:
     mid, half = mask.shape[1] // 2, s.px(s.row_middle_mm)
     return float(np.count_nonzero(mask[:, mid - half:mid + half])) >= \
         s.marks_min * mask.shape[0] * 2 * half
+
+
+def _marks_above(mask: np.ndarray, start: int, s: ReadingSettings, floor: int
+                 ) -> tuple[int, int] | None:
+    """The run (first, end) to search for sure tops above a column starting at row `start`:
+    from the first of the marks reaching it from above (rows whose middle the mask marks
+    `marks_row_min`, gaps shorter than `gap_mm`, none before row `floor`) to a band past
+    `start` (the band just before the pips may begin at their start); None when the marks
+    span less than a band."""
+    if start - floor < s.px(s.band_mm):
+        return None
+    mid, half = mask.shape[1] // 2, s.px(s.row_middle_mm)
+    cover = np.count_nonzero(mask[floor:start, mid - half:mid + half], axis=1) / (2 * half)
+    gap = s.px(s.gap_mm)
+    first = start
+    for row in np.flatnonzero(cover >= s.marks_row_min)[::-1] + floor:
+        if first - row > gap:
+            break
+        first = int(row)
+    band = s.px(s.band_mm)
+    return (first, start + band) if start - first >= band else None
 
 
 def column_lean(mask: np.ndarray, runs: list[tuple[int, int]], s: ReadingSettings) -> float:

@@ -220,3 +220,34 @@ def test_a_picture_of_the_tables_colour_does_not_end_the_column(
     monkeypatch.setattr(ReadingSettings, "load",
                         classmethod(lambda cls: replace(own, follow_min_mm=1000.0)))
     assert [str(r.best) for r in read_strip(img, tpl)] != codes
+
+
+def test_an_echelon_of_cards_the_table_s_shade_is_read_above_the_pips_the_mask_sees(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dark stock on a table of its very shade: the mask sees only ink. The last card's pips
+    # make the column's run; the echelon's bands above them are only marks (numerals), no
+    # column. They are searched too, and a sure read there is a card.
+    from companion.synth.zoo import FAMILIES
+    from companion.vision.deck import face_reflectance
+    from .vision_helpers import enrolled
+
+    dk = enrolled(FAMILIES["dark-stock"](3))
+    tpl = dk.templates
+    s = tpl.settings()
+    codes = ["G3", "B10", "R9"]
+    faces = [face_reflectance(dk.face(c)) for c in codes]
+    h, w = s.px(201.0), s.px(88.0)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = np.asarray(tpl.paper, np.float32)        # the table: the stock's own shade
+    y = 20.0
+    for face in faces:
+        top, left = s.px(y), (w - face.shape[1]) // 2
+        fh = min(face.shape[0], h - top)
+        img[top:top + fh, left:left + face.shape[1]] = face[:fh]
+        y += 20.0
+    assert [str(r.best) for r in read_strip(img, tpl, start_mm=5.0)] == codes
+    # Without the marks above the run, only the last card (its pips made the run) is found.
+    own = ReadingSettings.load()
+    monkeypatch.setattr(ReadingSettings, "load",
+                        classmethod(lambda cls: replace(own, marks_row_min=2.0)))
+    assert [str(r.best) for r in read_strip(img, tpl, start_mm=5.0)] != codes
