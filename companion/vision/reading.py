@@ -1101,8 +1101,8 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         if not sure_only and first.any() and \
                 not any(ys[j] <= a + s.px(s.top_search_mm) for j in chosen):
             i = int(np.argmax(np.where(first, prof, -9)))
-            if prof[i] >= s.force_min and free(i):
-                chosen.append(i)
+            if prof[i] >= s.force_min:
+                _demanded(m, tpl, chosen, i, ys, lefts, min_step)
         if whole and b - a > card_h:
             # The last card shows whole: its top is one card height above the run's end.
             want = b - card_h
@@ -1110,20 +1110,25 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
             if win.any() and not any(abs(int(ys[j]) - want) <= slack for j in chosen):
                 i = int(np.argmax(np.where(win, prof, -9)))
                 if prof[i] >= s.force_min:
-                    rivals = [j for j in chosen if abs(int(ys[j]) - int(ys[i])) < min_step]
-                    if not rivals:
-                        chosen.append(i)
-                    elif len(rivals) == 1 and _better_top(m, tpl, (int(ys[i]), int(lefts[i])),
-                                                          (int(ys[rivals[0]]),
-                                                           int(lefts[rivals[0]]))):
-                        # A peak inside the last card's band or the card before's body
-                        # crowds out the top the outline demands: the one that reads
-                        # better as a card wins.
-                        chosen.remove(rivals[0])
-                        chosen.append(i)
+                    _demanded(m, tpl, chosen, i, ys, lefts, min_step)
         for j in sorted(chosen, key=lambda j: ys[j]):
             tops.append((int(ys[j]), int(lefts[j])))
     return tops
+
+
+def _demanded(m: Maps, tpl: Templates, chosen: list[int], i: int, ys: np.ndarray,
+              lefts: np.ndarray, min_step: int) -> None:
+    """Add sample `i`, a top the mask's outline demands (the column's start, its last
+    card's top), to the `chosen` tops. A single peak within a step of it (a picture's edge
+    in the first card's body, a word in the last card's band) crowds it out only if it
+    reads better as a card (`_better_top`); two or more keep it out."""
+    rivals = [j for j in chosen if abs(int(ys[j]) - int(ys[i])) < min_step]
+    if not rivals:
+        chosen.append(i)
+    elif len(rivals) == 1 and _better_top(m, tpl, (int(ys[i]), int(lefts[i])),
+                                          (int(ys[rivals[0]]), int(lefts[rivals[0]]))):
+        chosen.remove(rivals[0])
+        chosen.append(i)
 
 
 def _card_follows(mask: np.ndarray, end: int, card_h: int, s: ReadingSettings) -> bool:
