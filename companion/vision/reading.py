@@ -1610,22 +1610,31 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     above = None if marks_only else _marks_above(mask, runs[0][0], s, s.px(start_mm))
     more = [] if above is None else \
         find_tops(m, mask, tpl, reliable_end, limit_mm, [above], start_mm, True)
+    lead = lead_min(tpl, s)
     every = identify_many(m, tops + more, tpl)
-    reads = [r for r in every[:len(tops)] if _fits_a_card(r, s, lead_min(tpl, s))
+    reads = [r for r in every[:len(tops)] if _fits_a_card(r, s, lead)
              and (not marks_only or _sure_read(r, tpl, s))]
-    for r in every[len(tops):]:
-        if _fits_a_card(r, s, lead_min(tpl, s)) and _sure_read(r, tpl, s):
-            # A sure read above the run beats an unsure one the run's start placed near it.
-            near = [k for k in reads if abs(r.top_mm - k.top_mm) < s.min_step_mm]
-            if not any(_sure_read(k, tpl, s) for k in near):
-                reads = [k for k in reads if k not in near] + [r]
-    reads.sort(key=lambda r: r.top_mm)
+    reads = _with_sure_above(reads, [r for r in every[len(tops):] if _fits_a_card(r, s, lead)],
+                             tpl, s)
     reads = _not_bodies(m, tpl, reads)
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
                                                                   r.centre_mm, s))
              for r in reads]
     return [r for r in reads if is_card(r, s)] if final else reads
+
+
+def _with_sure_above(reads: list[CardRead], above: list[CardRead], tpl: Templates,
+                     s: ReadingSettings) -> list[CardRead]:
+    """`reads` with the sure ones (`_sure_read`) of `above`, the reads found above the
+    column's run (`_marks_above`), nearest the line first. A sure read there replaces the
+    unsure ones within a step of it (placed by the run's start); a sure one keeps it out."""
+    for r in above:
+        if _sure_read(r, tpl, s):
+            near = [k for k in reads if abs(r.top_mm - k.top_mm) < s.min_step_mm]
+            if not any(_sure_read(k, tpl, s) for k in near):
+                reads = [k for k in reads if k not in near] + [r]
+    return sorted(reads, key=lambda r: r.top_mm)
 
 
 def _sure_read(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
