@@ -275,8 +275,10 @@ def test_a_peak_in_the_first_card_s_picture_loses_to_the_top_the_column_s_start_
                 read_strip(z["refl"].astype(np.float32), tpl, True, z["table"], None,
                            start_mm=float(z["start"]))]
 
+    # What is tested here is finding the card (its top where the column starts); what it
+    # is named is the naming's business (sections 3-5 of docs/vision.md).
     got = read()
-    assert got and got[0][0] == "G2" and got[0][1] == pytest.approx(45.5, abs=1.5)
-    # Had the peak kept its place, G2 would be lost.
+    assert got and got[0][1] == pytest.approx(45.5, abs=1.5) and got[0][0].startswith("G")
+    # Had the peak kept its place, the card would be lost.
     monkeypatch.setattr(reading, "_better_top", lambda *args: False)
-    assert not any(code == "G2" for code, _ in read())
+    assert not any(top == pytest.approx(45.5, abs=5.0) for _, top in read())
