@@ -980,12 +980,17 @@ def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.nd
     return (np.round(from_left).astype(np.int64), np.round(from_right).astype(np.int64))
 
 
-def _card_rows(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
-    """Per row of a strip's mask, whether its middle (`row_middle_mm` either side) is card
-    over more than `row_cover` of it."""
+def _middle_cover(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
+    """Per row of a strip's mask, the share of its middle (`row_middle_mm` either side)
+    that is card."""
     mid, half = mask.shape[1] // 2, s.px(s.row_middle_mm)
-    cover = np.count_nonzero(mask[:, mid - half:mid + half], axis=1) / (2 * half)
-    return cover > s.row_cover
+    return np.count_nonzero(mask[:, mid - half:mid + half], axis=1) / (2 * half)
+
+
+def _card_rows(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
+    """Per row of a strip's mask, whether its middle is card over more than `row_cover` of
+    it (`_middle_cover`)."""
+    return _middle_cover(mask, s) > s.row_cover
 
 
 def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
@@ -1647,9 +1652,7 @@ def _sure_read(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
 def _marks_only(mask: np.ndarray, s: ReadingSettings) -> bool:
     """Whether a strip's mask, with no column in it, still marks `marks_min` of the strip's
     middle: ink on cards the table's own shade (or glare, a crumb: only sure fits count)."""
-    mid, half = mask.shape[1] // 2, s.px(s.row_middle_mm)
-    return float(np.count_nonzero(mask[:, mid - half:mid + half])) >= \
-        s.marks_min * mask.shape[0] * 2 * half
+    return float(_middle_cover(mask, s).mean()) >= s.marks_min
 
 
 def _marks_above(mask: np.ndarray, start: int, s: ReadingSettings, floor: int
@@ -1661,8 +1664,7 @@ def _marks_above(mask: np.ndarray, start: int, s: ReadingSettings, floor: int
     span less than a band."""
     if start - floor < s.px(s.band_mm):
         return None
-    mid, half = mask.shape[1] // 2, s.px(s.row_middle_mm)
-    cover = np.count_nonzero(mask[floor:start, mid - half:mid + half], axis=1) / (2 * half)
+    cover = _middle_cover(mask[floor:start], s)
     gap = s.px(s.gap_mm)
     first = start
     for row in np.flatnonzero(cover >= s.marks_row_min)[::-1] + floor:
