@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="printing seeds to collect tables from (1-12)")
     p.add_argument("--faces-seeds", type=_seeds, default=_seeds("13-40"),
                    help="printing seeds whose enrolled faces alone are used (13-40)")
-    p.add_argument("--steps", type=int, default=2000, help="training steps (2000)")
+    p.add_argument("--steps", type=int, default=3000, help="training steps (3000)")
     p.add_argument("--jobs", type=int, default=1, help="processes collecting tables (1)")
     p.add_argument("--out", type=Path, default=None,
                    help="the ONNX file to write (default: the package's own model)")

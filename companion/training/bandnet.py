@@ -2,7 +2,7 @@
 
 Needs the optional `train` extra (torch, onnx): `pip install -e .[train]`. The command:
 
-    companion train band-model --data DIR [--seeds 1-12] [--faces-seeds 13-40] [--steps 2000]
+    companion train band-model --data DIR [--seeds 1-12] [--faces-seeds 13-40] [--steps 3000]
                                [--jobs N] [--out FILE]
 
 collects the training material into DIR first (`collect.collect_all`, kept between runs),
@@ -16,6 +16,14 @@ them on the table, plus faces put through camera faults (`camera_like`), are eac
 lie nearest their own class's prototype (cross-entropy over scaled cosine similarities).
 The network thus learns what makes two bands the same card *within any one printing*;
 the printing itself is only ever seen through its enrolment.
+
+Most episodes also give their printing a *look of its own* (`printing_look`): what every
+card of a printing shares, which no tuning family draws in the same way: a stripe or a frame
+along the band's edges, a tinted ground, a shared emblem, and, on some, a picture of each
+card's own reaching into the band. Its strength differs from card to card, as a border
+stripe's ink differs from colour to colour. The same look is laid on a card's enrolled face
+and on its bands on the table, so nothing in it tells two cards apart: the network learns to
+look past it, at what does.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.vision import bandnet
@@ -56,6 +65,83 @@ def _load(paths: list[Path]) -> list[dict[str, np.ndarray]]:
     return out
 
 
+LOOK_SHARE = 0.6          # share of episodes whose printing is given a look of its own
+
+
+def _smooth_field(rng: np.random.Generator, h: int, w: int, cells: tuple[int, int]
+                  ) -> np.ndarray:
+    """Random shapes no finer than `cells` (rows, columns) across an h x w field, unit spread."""
+    coarse = rng.normal(0, 1, cells).astype(np.float32)
+    field = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
+    return field / max(float(field.std()), 1e-6)
+
+
+def _shared_part(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """One thing every card of a printing shows in its band, unit peak."""
+    field = np.zeros((h, w), np.float32)
+    kind = int(rng.integers(5))
+    if kind == 0:                                   # stripes along the band's sides
+        k = int(rng.integers(2, 16))
+        sides = rng.permutation(2)[: int(rng.integers(1, 3))]
+        for side in sides:
+            if side == 0:
+                field[:, :k] = 1.0
+            else:
+                field[:, w - k:] = 1.0
+        if rng.random() < 0.5:                      # and along its top
+            field[: int(rng.integers(1, 6))] = 1.0
+    elif kind == 1:                                 # a thin frame a little inside the edge
+        inset, t = int(rng.integers(0, 5)), int(rng.integers(1, 3))
+        field[inset:inset + t, inset:w - inset] = 1.0
+        field[:, inset:inset + t] = 1.0
+        field[:, w - inset - t:w - inset] = 1.0
+    elif kind == 2:                                 # a tinted or shaded ground
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        field = rng.uniform(-1, 1) * xx / w + rng.uniform(-1, 1) * yy / h + 0.5
+        field = np.abs(field) + 0.3 * np.abs(_smooth_field(rng, h, w, (2, 4)))
+    elif kind == 3:                                 # an emblem at one place on every card
+        cy, cx = rng.uniform(0, h), rng.uniform(0, w)
+        ry, rx = rng.uniform(3, 12), rng.uniform(3, 20)
+        cv2.ellipse(field, (int(cx), int(cy)), (int(rx), int(ry)), 0, 0, 360, 1.0,
+                    -1 if rng.random() < 0.5 else 2)
+    else:                                           # a patterned ground (a printed texture)
+        field = np.abs(_smooth_field(rng, h, w, (int(rng.integers(3, 8)),
+                                                 int(rng.integers(6, 24)))))
+    return field / max(float(field.max()), 1e-6)
+
+
+def printing_look(rng: np.random.Generator, cards: int, h: int = bandnet.INPUT_H,
+                  w: int = bandnet.INPUT_W) -> np.ndarray:
+    """A printing's own look (see the module): what to add to each card's band input
+    (cards x h x w), in the inputs' unit spread."""
+    shared = sum((_shared_part(rng, h, w) for _ in range(int(rng.integers(1, 3)))),
+                 np.zeros((h, w), np.float32))
+    strength = float(rng.uniform(0.3, 3.0))
+    looks = shared[None] * (strength * rng.uniform(0.5, 1.5, cards))[:, None, None]
+    if rng.random() < 0.4:                          # a picture of each card's own
+        rows = int(rng.integers(h // 4, h))
+        mask = np.zeros((h, w), np.float32)
+        mask[h - rows:] = 1.0
+        if rng.random() < 0.5:                      # beside the numeral, not under it
+            lo = int(rng.integers(0, w // 2))
+            mask[:, lo:lo + int(rng.integers(w // 4, w // 2))] = 0.0
+        mask = cv2.GaussianBlur(mask, (0, 0), 2.0)
+        amp = float(rng.uniform(0.3, 2.0))
+        for i in range(cards):
+            looks[i] += amp * mask * np.abs(_smooth_field(rng, h, w, (int(rng.integers(3, 10)),
+                                                                      int(rng.integers(6, 30)))))
+    return looks.astype(np.float32)
+
+
+def _seen_with(band: np.ndarray, look: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A table band (already as the camera saw it) given its card's look, shifted and
+    softened a little as the camera would have shown it."""
+    m = np.float32([[1, 0, rng.uniform(-1.5, 1.5)], [0, 1, rng.uniform(-1.0, 1.0)]])
+    moved = cv2.warpAffine(look, m, (look.shape[1], look.shape[0]),
+                           borderMode=cv2.BORDER_REPLICATE)
+    return bandnet.normalised(band + cv2.GaussianBlur(moved, (0, 0), float(rng.uniform(0.3, 1.2))))
+
+
 def _episode(torch: Any, net: Any, pr: dict[str, np.ndarray], rng: np.random.Generator,
              real: int, synthetic: int) -> Any:
     faces, class_of = pr["faces"], pr["class_of"]
@@ -63,7 +149,13 @@ def _episode(torch: Any, net: Any, pr: dict[str, np.ndarray], rng: np.random.Gen
     idx = rng.choice(len(pr["labels"]), size=min(real, len(pr["labels"])), replace=False) \
         if len(pr["labels"]) else np.zeros(0, np.int64)
     fake = rng.integers(0, len(faces), synthetic)
-    queries = np.concatenate([pr["bands"][idx],
+    bands = pr["bands"][idx]
+    if rng.random() < LOOK_SHARE:
+        looks = printing_look(rng, len(faces), *faces.shape[1:])
+        faces = np.array([bandnet.normalised(f + k) for f, k in zip(faces, looks)], np.float32)
+        bands = np.array([_seen_with(b, looks[c], rng) for b, c in zip(bands, pr["labels"][idx])],
+                         np.float32).reshape(-1, *faces.shape[1:])
+    queries = np.concatenate([bands,
                               np.array([camera_like(faces[i], rng) for i in fake],
                                        np.float32).reshape(-1, *faces.shape[1:])])
     labels = np.concatenate([class_of[pr["labels"][idx]], class_of[fake]])
@@ -91,7 +183,7 @@ def accuracy(embed: Any, printings: list[dict[str, np.ndarray]]) -> float:
     return right / max(total, 1)
 
 
-def train(paths: list[Path], out: Path, steps: int = 2000, seed: int = 0,
+def train(paths: list[Path], out: Path, steps: int = 3000, seed: int = 0,
           check: list[Path] | None = None, log: Any = print) -> Path:
     """Train on the collected printings `paths` and write the ONNX model to `out`;
     `check`: printings kept out of training whose accuracy is logged as it goes."""
@@ -133,4 +225,4 @@ def train(paths: list[Path], out: Path, steps: int = 2000, seed: int = 0,
     return out
 
 
-__all__ = ["EMBED_DIMS", "accuracy", "camera_like", "train"]
+__all__ = ["EMBED_DIMS", "accuracy", "camera_like", "printing_look", "train"]

@@ -320,12 +320,15 @@ class TableReader:
                 cands = list(slot.read.candidates)
                 fell_back = True
             best, score = cands[0]
+            held: list[Card] = []
             if fell_back and score >= slot.read.score - s.fallback_drop and all(
                     taken[c].doubt is None for c, sc in slot.read.candidates if sc > score):
                 # The read's first choice, barely ahead, is held for sure elsewhere: each
                 # card exists once, so the next one is this card (a 6 told from an 8 by
-                # the 6 lying at another flag), not a doubt.
+                # the 6 lying at another flag), not a doubt, if the two looks name it
+                # among the cards left.
                 fell_back = False
+                held = [c for c, sc in slot.read.candidates if sc > score]
             second = cands[1] if len(cands) > 1 else None
             m = score - second[1] if second else 1.0
             slot.card = best
@@ -338,8 +341,8 @@ class TableReader:
             # The cells and the band network, made apart, do not both name this card's
             # value (or mark): a doubt (a card taken because the read's first is held for
             # sure elsewhere is judged above).
-            unsure = best == slot.read.best and looks_disagree(slot.read, best,
-                                                               self.templates, s)
+            unsure = (best == slot.read.best or bool(held)) and looks_disagree(
+                slot.read, best, self.templates, s, held)
             why = tuple(name for name, hit in zip(DOUBT_REASONS, (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
                 colour_unsure(slot.read, s), faint_band(slot.read, s))) if hit)

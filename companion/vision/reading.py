@@ -11,6 +11,7 @@ colour channels) for the colour.  Both come from the same cells for the deck and
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 
 import cv2
@@ -102,6 +103,7 @@ class ReadingSettings:
     net_weight: float
     net_doubt_lead: float
     cells_tie: float
+    cells_clear_lead: float
     net_settle_lead: float
     net_sep_ref: float
     net_sep_floor: float
@@ -713,7 +715,8 @@ def _net_sims(m: Maps, tpl: Templates, tops: np.ndarray, lefts: np.ndarray
     return bandnet.similarities(points, tpl.protos)
 
 
-def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings) -> bool:
+def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
+                   held: Sequence[Card] = ()) -> bool:
     """Whether the two looks at a read's band, the cells and the band network, do not both
     name `card`'s class: the cells put another class first, or the network puts the band
     less than `net_doubt_lead` nearer it than any other (relative to how far apart the
@@ -724,20 +727,55 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings) 
     second print run's ink a little thicker makes a 6 fit an 8's cells as well as its own).
     Then the network alone names the class, when it puts the band at least
     `net_settle_lead` nearer it than any other and the read fits its card well
-    (`settle_min_score`); otherwise the tie stays a doubt."""
+    (`settle_min_score`); otherwise the tie stays a doubt.
+
+    Cells that name the class clearly (by `cells_clear_lead` or more) have the network's
+    lead held against how far it puts *this* class from the rival it puts next (`_rival_sep`)
+    where that is less than the printing's usual separation: two cards alike but for a
+    detail (a Schotten Totten printing's two Jokers, the same word over crowns that differ
+    by their jewels) lie close for the network however clearly the cells tell them apart,
+    and a band on its class's prototype leads the other by no more than that.
+
+    `held`: the cards the read put before `card`, which other reads hold for sure: their
+    classes are out of the running, and the two looks must name `card` among the rest (a
+    read's next card is taken for it only when both do: `pipeline`)."""
     if r.net is None or r.cells is None:
         return False
     j = tpl.cards.index(card)
-    other = tpl.class_of != tpl.class_of[j]
+    rivals = _rivals(card, tpl, held)
+    other = rivals[tpl.class_of]
     cells_lead = float(r.cells[j]) - float(r.cells[other].max()) if other.any() else 1.0
-    lead = net_lead(r, card, tpl)
+    lead = net_lead(r, card, tpl, held)
     if cells_lead >= 0.0:
-        return lead * lead_scale(tpl, s) < s.net_doubt_lead
+        pair = _rival_sep(r, card, tpl, held) if cells_lead >= s.cells_clear_lead else None
+        return lead * lead_scale(tpl, s, pair) < s.net_doubt_lead
     return not (cells_lead >= -s.cells_tie and lead >= s.net_settle_lead
                 and r.score >= s.settle_min_score)
 
 
-def lead_scale(tpl: Templates, s: ReadingSettings) -> float:
+def _rivals(card: Card, tpl: Templates, held: Sequence[Card] = ()) -> np.ndarray:
+    """The classes (a mask) a read of `card` is weighed against: all but its own and those
+    of the cards `held` elsewhere that the read put before it."""
+    rivals = np.ones(int(tpl.class_of.max()) + 1, bool)
+    for c in (card, *held):
+        rivals[tpl.class_of[tpl.cards.index(c)]] = False
+    return rivals
+
+
+def _rival_sep(r: CardRead, card: Card, tpl: Templates, held: Sequence[Card] = ()) -> float:
+    """How far the band network puts `card`'s class's prototype from that of the class it
+    puts the read's band next nearest to (`held` as in `looks_disagree`): one less their
+    cosine similarity."""
+    assert r.net is not None
+    k = int(tpl.class_of[tpl.cards.index(card)])
+    others = np.flatnonzero(_rivals(card, tpl, held)[:len(r.net)])
+    if len(others) == 0:
+        return 1.0
+    rival = int(others[int(np.argmax(r.net[others]))])
+    return 1.0 - float(tpl.protos[k] @ tpl.protos[rival])
+
+
+def lead_scale(tpl: Templates, s: ReadingSettings, pair: float | None = None) -> float:
     """What the band network's lead on this printing is multiplied by before it is held
     against `net_doubt_lead`, when the cells name the same class: that line is a lead on a
     printing whose classes the network puts `net_sep_ref` apart (the tuning families' usual
@@ -751,19 +789,25 @@ def lead_scale(tpl: Templates, s: ReadingSettings) -> float:
     camera's view of a card nearest another class, a small lead is its noise, and scaled up
     it let wrong reads through silently (1 for 10 on a border-stripe printing whose classes
     it put 0.09 apart and told apart in 69% of camera-like views). Nor the lead that lets
-    the network alone settle a tie of the cells (`net_settle_lead`)."""
+    the network alone settle a tie of the cells (`net_settle_lead`).
+
+    `pair`: the separation of the read's class from its rival's (`_rival_sep`), which is
+    used where it is the smaller (cells that name the class clearly: `looks_disagree`)."""
     if tpl.net_trust < s.net_trust_min:
         return 1.0
-    return s.net_sep_ref / max(tpl.net_sep, s.net_sep_floor)
+    sep = tpl.net_sep if pair is None else min(tpl.net_sep, pair)
+    return s.net_sep_ref / max(sep, s.net_sep_floor)
 
 
-def net_lead(r: CardRead, card: Card, tpl: Templates) -> float:
+def net_lead(r: CardRead, card: Card, tpl: Templates, held: Sequence[Card] = ()) -> float:
     """How far the band network puts the read's band nearer `card`'s class than any other
-    class (cosine similarity; negative when another class is nearer; 1.0 without a network)."""
+    class (but `held`'s: `looks_disagree`; cosine similarity; negative when another class
+    is nearer; 1.0 without a network)."""
     if r.net is None or len(r.net) < 2:
         return 1.0
     k = int(tpl.class_of[tpl.cards.index(card)])
-    return float(r.net[k] - np.delete(r.net, k).max())
+    others = r.net[_rivals(card, tpl, held)[:len(r.net)]]
+    return float(r.net[k] - others.max()) if len(others) else 1.0
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:

@@ -166,6 +166,41 @@ def test_a_read_whose_best_card_lies_elsewhere_takes_its_next(
     assert (slots[1].doubt is not None) == doubtful
 
 
+@pytest.mark.parametrize("cells_next,net_next,doubtful", [
+    ("8", "8", False),      # the two looks name the 8 among the cards left: it is the Y8
+    ("3", "8", True),       # the cells name a 3 among them: a doubt
+    ("8", "3", True),       # ... or the network does
+])
+def test_a_read_takes_its_next_card_only_if_both_looks_name_it_among_the_rest(
+        cells_next: str, net_next: str, doubtful: bool) -> None:
+    # A border-stripe printing's G1 read G3 first (the G3 lay at another flag, read surely)
+    # and G10 barely behind: the G10 was taken silently, though neither look named it.
+    from dataclasses import replace
+
+    import numpy as np
+
+    from companion.vision.pipeline import TableReader
+
+    reader = TableReader(deck("classic"))
+    tpl = reader.templates
+    per_card = [c.code[1:] for c in tpl.cards]                  # a Troop's value
+    per_class = [""] * (int(tpl.class_of.max()) + 1)
+    for name, k in zip(per_card, tpl.class_of):
+        per_class[int(k)] = name
+
+    def looks(names: list[str], second: str) -> np.ndarray:
+        return np.array([0.9 if n == "6" else 0.8 if n == second else 0.3 for n in names],
+                        np.float32)
+
+    slots = _slots({"flag 9 north": [("Y6", 0.97), ("Y5", 0.795), ("Y8", 0.79)],
+                    "flag 1 north": [("Y6", 0.792), ("Y8", 0.789), ("Y3", 0.6)]})
+    slots[1].read = replace(slots[1].read, cells=looks(per_card, cells_next),
+                            net=looks(per_class, net_next))
+    reader._settle(slots)
+    assert [str(sl.card) for sl in slots] == ["Y6", "Y8"]
+    assert (slots[1].doubt is not None) == doubtful
+
+
 def test_dark_stock_read_past_a_grey_tile_black_is_no_ink() -> None:
     # A webcam's blurred tile code reads grey: reflectance measured against it puts the
     # printing's black stock well under 0.  Measured from black (the stock), that must not

@@ -186,18 +186,22 @@ def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
 
 
 def _two_looks(cells_lead: float, net_lead: float, score: float, sep: float | None = None,
-               trust: float = 1.0) -> bool:
+               trust: float = 1.0, pair: float | None = None) -> bool:
     """`looks_disagree` on a read of R6 whose cells put R6 `cells_lead` ahead of R8 (behind
     when negative) and whose network puts it `net_lead` nearer R6's class than R8's, on a
-    printing whose classes the network puts `sep` apart (by default as far as usual) and
-    tells apart in `trust` of camera-like views."""
+    printing whose classes the network puts `sep` apart (by default as far as usual), R6's
+    and R8's `pair` apart (by default `sep`), and tells apart in `trust` of camera-like
+    views."""
     from types import SimpleNamespace
 
     from companion.vision.reading import CardRead, looks_disagree
 
     cards = (BY_CODE["R6"], BY_CODE["R8"])
     sep = ReadingSettings.load().net_sep_ref if sep is None else sep
-    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1]), net_sep=sep, net_trust=trust)
+    turn = np.arccos(1.0 - (sep if pair is None else pair))
+    protos = np.array([[1.0, 0.0], [np.cos(turn), np.sin(turn)]], np.float32)
+    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1]), net_sep=sep, net_trust=trust,
+                          protos=protos)
     read = CardRead(((cards[0], score), (cards[1], score - 0.05)), 10.0, 30.0,
                     net=np.array([0.5 + net_lead, 0.5], np.float32),
                     cells=np.array([0.8 + cells_lead, 0.8], np.float32))
@@ -239,6 +243,26 @@ def test_the_network_s_leads_are_read_against_the_printing_s_own_separation() ->
     from companion.vision.bandnet import separation
     assert separation(np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], np.float32)) == 0.0
     assert _two_looks(0.05, 0.0, 0.9, sep=0.0)
+
+
+def test_cells_that_clearly_name_a_card_weigh_the_network_against_its_nearest_rival() -> None:
+    s = ReadingSettings.load()
+    # Two cards alike but for a detail (a Schotten Totten printing's Jokers: one word over
+    # two crowns) that the network puts a tenth as far apart as its usual classes: a band
+    # on one's prototype leads the other by that tenth at most.
+    close = s.net_sep_ref / 10
+    clear = s.cells_clear_lead + 0.05
+    assert _two_looks(clear, close / 2, 0.9)
+    assert not _two_looks(clear, close / 2, 0.9, pair=close)
+    # ... still a doubt where the network leans barely or the other way ...
+    assert _two_looks(clear, close / 50, 0.9, pair=close)
+    assert _two_looks(clear, -close / 2, 0.9, pair=close)
+    # ... or where the cells name the card by less (as between a 6 and an 8) ...
+    assert _two_looks(s.cells_clear_lead - 0.05, close / 2, 0.9, pair=close)
+    # ... or where the network does not tell the printing's cards apart well.
+    assert _two_looks(clear, close / 2, 0.9, pair=close, trust=s.net_trust_min - 0.1)
+    # A pair further apart than the printing's usual asks for no more than usual.
+    assert not _two_looks(clear, s.net_doubt_lead * 1.2, 0.9, pair=2 * s.net_sep_ref)
 
 
 def test_a_printing_s_separation_is_how_far_its_classes_lie_apart() -> None:
