@@ -241,13 +241,20 @@ def _line_offset(pose: Pose, centres: list[Vec], middle: Vec | None = None) -> f
     claimed on one side, the count alone would pick the wrong group: the camera stands above
     the middle of the line, so a group far from the frame's middle row loses a tile's worth
     per `middle_weight_mm`.
+
+    Tiles claimed by both players lie on both sides of the line: where some tiles have others
+    claimed-far on both sides of them, the line is among those. One tile left on the line
+    between four claimed on each side (a match nearly won) is the line, however many stand
+    in the groups beyond it.
     """
     cfg = load_config()["layout"]
     d = np.array([_across(pose, c) for c in centres])
     mid = _across(pose, middle) if middle is not None else float(np.median(d))
+    far = geometry.CLAIMED_MIN_OFFSET
+    between = [bool(np.any(d < x - far) and np.any(d > x + far)) for x in d]
     counts = [(int(np.sum(np.abs(d - x) < cfg["line_cluster_mm"]))
                - abs(x - mid) / cfg["middle_weight_mm"], -abs(x - np.median(d)), i)
-              for i, x in enumerate(d)]
+              for i, x in enumerate(d) if between[i] or not any(between)]
     best = max(counts)[2]
     cluster = d[np.abs(d - d[best]) < cfg["line_cluster_mm"]]
     return float(np.median(cluster))
@@ -491,12 +498,37 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     gray = to_gray(frame)
     sightings = find_tiles(gray)
     coarse = float(load_config()["tiles"]["drawing_below_px_per_mm"])
-    if len(sightings) < 2 or (len(sightings) < FLAG_COUNT and float(np.median(
-            [s.px_per_mm for s in sightings])) < coarse):
+    drawn = len(sightings) < 2 or (len(sightings) < FLAG_COUNT and float(np.median(
+        [s.px_per_mm for s in sightings])) < coarse)
+    if drawn:
         # Few codes decode (a webcam's few pixels per module, blurred): the tiles' drawings.
-        found = {s.flag for s in sightings}
-        sightings += [s for s in find_by_drawing(gray) if s.flag not in found]
+        sightings += _drawn(gray, sightings)
+    decoded = len(sightings)
+    predicted, few = _the_rest(frame, gray, sightings)
+    if not drawn and len(sightings) < FLAG_COUNT and (
+            few or decoded < int(load_config()["layout"]["min_tiles"])):
+        # Too few decoded to find the others by, and some not found (a webcam's frame
+        # brought to the rig's scale, as the reader does, its codes no sharper; nearly every
+        # flag claimed, the line keeping one tile or none): the drawings, then the rest
+        # again.
+        sightings += _drawn(gray, sightings)
+        predicted, _ = _the_rest(frame, gray, sightings)
+    return layout_from_sightings(frame, sightings, predicted, allow_missing)
+
+
+def _drawn(gray: np.ndarray, sightings: list[TileSighting]) -> list[TileSighting]:
+    """The tiles found by their drawings (`find_by_drawing`) that are not among `sightings`."""
+    found = {s.flag for s in sightings}
+    return [s for s in find_by_drawing(gray) if s.flag not in found]
+
+
+def _the_rest(frame: np.ndarray, gray: np.ndarray, sightings: list[TileSighting]
+              ) -> tuple[dict[int, Vec], bool]:
+    """Look for the tiles not among `sightings` where those read put them, adding those found
+    to `sightings`. Where each was looked for (on the line), by flag; and whether the line
+    held fewer than two of those read, so that they were guessed from claimed tiles."""
     predicted: dict[int, Vec] = {}
+    projected = False
     if 2 <= len(sightings) < FLAG_COUNT:
         middle = (frame.shape[1] / 2.0, frame.shape[0] / 2.0)
         centres = [s.centre for s in sightings]
@@ -513,19 +545,30 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
         line_d = _line_offset(pose, centres, middle)
         line = [s for s in sightings
                 if _state_of(_across(pose, s.centre) - line_d) == "line"]
-        if len(line) >= 2:
+
+        def on_the_line(c: Vec) -> Vec:
+            """Where a tile seen at c stood on the line (a claimed one is moved straight off)."""
+            off = (_across(pose, c) - line_d) * pose.px_per_mm
+            return (c[0] - off * pose.south[0], c[1] - off * pose.south[1])
+
+        # The places the others are fitted to: the line's tiles; where it keeps fewer than two
+        # (nearly every flag claimed), every tile read, put back where it stood on the line.
+        projected = len(line) < 2
+        places = [(s.flag, on_the_line(s.centre) if projected else s.centre)
+                  for s in (sightings if projected else line)]
+        if len(places) >= 2:
             # Where each flag's tile should be: a fit of the line tiles' places by flag number
             # (a curve once there are enough: perspective spaces them unevenly), refitted after
             # each find and working outwards from the tiles read, so each guess is close.
             todo = {n for n in range(1, FLAG_COUNT + 1)} - {s.flag for s in sightings}
             while todo:
-                n_arr = np.array([s.flag for s in line], np.float64)
-                xy = np.array([s.centre for s in line], np.float64)
+                n_arr = np.array([n for n, _ in places], np.float64)
+                xy = np.array([c for _, c in places], np.float64)
                 flag = min(todo, key=lambda f: min(abs(f - k) for k in n_arr))
                 # A curve, but a straight line more than a step beyond the tiles read (a
                 # curve's ends fly off when extrapolated far).
                 near = n_arr.min() - 1 <= flag <= n_arr.max() + 1
-                deg = 2 if near and len(line) >= 4 and np.ptp(n_arr) >= 3 else 1
+                deg = 2 if near and len(places) >= 4 and np.ptp(n_arr) >= 3 else 1
                 coef = np.polyfit(n_arr, xy, deg)
                 todo.discard(flag)
                 predicted[flag] = (float(np.polyval(coef[:, 0], flag)),
@@ -548,9 +591,10 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
                     # code read is a tile.  (A claimed tile may lie half under a card.)
                     continue
                 sightings.append(found)
-                if on_line:
-                    line.append(found)
-    return layout_from_sightings(frame, sightings, predicted, allow_missing)
+                if on_line or projected:
+                    places.append((found.flag, on_the_line(found.centre) if projected
+                                   else found.centre))
+    return predicted, projected
 
 
 # -- following --------------------------------------------------------------------------------

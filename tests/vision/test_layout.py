@@ -112,6 +112,40 @@ def test_a_webcam_frame_finds_every_tile() -> None:
     assert layout.pose.px_per_mm == pytest.approx(WEBCAM_RIG.px_per_mm, rel=0.06)
 
 
+def test_the_line_lies_between_tiles_claimed_on_both_sides() -> None:
+    # A match nearly won: four tiles claimed on each side, one left on the line. The groups
+    # beyond it are larger, and as far from the frame's middle as the camera allows.
+    from companion.vision.layout import Pose, _line_offset
+
+    pose = Pose((1.0, 0.0), (0.0, 1.0), 1.6)
+    at = {"north": -255.0, "line": 0.0, "south": 255.0}
+    states = ["line", "north", "north", "south", "south", "north", "north", "south", "south"]
+    centres = [(100.0 * n, 540.0 + at[st] * 1.6) for n, st in enumerate(states)]
+    middle = (960.0, 540.0)
+    assert _line_offset(pose, centres, middle) == pytest.approx(540.0 / 1.6)
+    # Without the tile on the line, the larger group nearer the middle is taken, as before.
+    assert _line_offset(pose, centres[1:] + centres[4:5], middle) == pytest.approx(
+        (540.0 + 255.0 * 1.6) / 1.6)
+
+
+def test_a_webcam_frame_with_nearly_every_flag_claimed_is_read() -> None:
+    # Brought to the rig's scale by the reader, a webcam frame's codes are no sharper: two
+    # decoded, both claimed, left no line to find the others by, and the frame was refused.
+    from companion.synth import WEBCAM_RIG, Degrade
+    from companion.vision.pipeline import TableReader
+
+    from .vision_helpers import deck
+
+    scene = sample_scene(table_seed=6)
+    states = ["line", "north", "north", "south", "south", "north", "north", "south", "south"]
+    scene = replace(scene, flags=tuple(replace(f, tile=st) for f, st in zip(scene.flags, states)))
+    img = render(scene, printing("classic"), 2, Degrade(blur=0.8, noise=3.8, tilt_deg=4.6,
+                                                         tilt_dir_deg=302.0), rig=WEBCAM_RIG)
+    with TableReader(deck("classic"), workers=0) as reader:
+        obs = reader.read(img)
+    assert [f.tile for f in obs.flags] == states
+
+
 def test_a_stretched_frame_is_refused_and_a_larger_one_read() -> None:
     import cv2
 
