@@ -491,8 +491,9 @@ def _named(gray: np.ndarray, found: TileSighting, flag: int, px_per_mm: float) -
 def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
     """The layout of a BGR frame from a full decode of the nine flag tiles.
 
-    Tiles the decode misses are looked for where the others put them (`_find_unread`).
-    No tile is a `NoTilesError`, fewer than nine a `MissingTilesError` naming the absent
+    Tiles the decode misses are looked for where the others put them (`_find_unread`),
+    and by their drawings over the whole frame (`find_by_drawing`) where the codes are too
+    few or too coarse to find them by.  No tile is a `NoTilesError`, fewer than nine a `MissingTilesError` naming the absent
     ones, a tile twice a `DuplicateTileError`.
     """
     gray = to_gray(frame)

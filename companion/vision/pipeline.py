@@ -339,8 +339,9 @@ class TableReader:
                                               and m < s.doubt_low_margin)
             pair = second is not None and frozenset((best.code, second[0].code)) in self._pairs
             # The cells and the band network, made apart, do not both name this card's
-            # value (or mark): a doubt (a card taken because the read's first is held for
-            # sure elsewhere is judged above).
+            # value (or mark): a doubt. A card taken because the read's first is held for
+            # sure elsewhere is judged among the cards left (`held`); one taken because its
+            # first is held in doubt is a doubt already (`fell_back`).
             unsure = (best == slot.read.best or bool(held)) and looks_disagree(
                 slot.read, best, self.templates, s, held)
             why = tuple(name for name, hit in zip(DOUBT_REASONS, (
