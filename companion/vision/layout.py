@@ -493,18 +493,18 @@ def acquire(frame: np.ndarray, allow_missing: bool = False) -> Layout:
 
     Tiles the decode misses are looked for where the others put them (`_find_unread`),
     and by their drawings over the whole frame (`find_by_drawing`) where the codes are too
-    few or too coarse to find them by.  No tile is a `NoTilesError`, fewer than nine a `MissingTilesError` naming the absent
-    ones, a tile twice a `DuplicateTileError`.
+    few or too coarse to find them by.  No tile is a `NoTilesError`, fewer than nine a
+    `MissingTilesError` naming the absent ones, a tile twice a `DuplicateTileError`.
     """
     gray = to_gray(frame)
     sightings = find_tiles(gray)
+    decoded = len(sightings)
     coarse = float(load_config()["tiles"]["drawing_below_px_per_mm"])
-    drawn = len(sightings) < 2 or (len(sightings) < FLAG_COUNT and float(np.median(
+    drawn = decoded < 2 or (decoded < FLAG_COUNT and float(np.median(
         [s.px_per_mm for s in sightings])) < coarse)
     if drawn:
         # Few codes decode (a webcam's few pixels per module, blurred): the tiles' drawings.
         sightings += _drawn(gray, sightings)
-    decoded = len(sightings)
     predicted, few = _the_rest(frame, gray, sightings)
     if not drawn and len(sightings) < FLAG_COUNT and (
             few or decoded < int(load_config()["layout"]["min_tiles"])):

@@ -320,15 +320,16 @@ class TableReader:
                 cands = list(slot.read.candidates)
                 fell_back = True
             best, score = cands[0]
+            ahead = [c for c, sc in slot.read.candidates if sc > score]
             held: list[Card] = []
             if fell_back and score >= slot.read.score - s.fallback_drop and all(
-                    taken[c].doubt is None for c, sc in slot.read.candidates if sc > score):
+                    taken[c].doubt is None for c in ahead):
                 # The read's first choice, barely ahead, is held for sure elsewhere: each
                 # card exists once, so the next one is this card (a 6 told from an 8 by
                 # the 6 lying at another flag), not a doubt, if the two looks name it
                 # among the cards left.
                 fell_back = False
-                held = [c for c, sc in slot.read.candidates if sc > score]
+                held = ahead
             second = cands[1] if len(cands) > 1 else None
             m = score - second[1] if second else 1.0
             slot.card = best
@@ -342,8 +343,8 @@ class TableReader:
             # value (or mark): a doubt. A card taken because the read's first is held for
             # sure elsewhere is judged among the cards left (`held`); one taken because its
             # first is held in doubt is a doubt already (`fell_back`).
-            unsure = (best == slot.read.best or bool(held)) and looks_disagree(
-                slot.read, best, self.templates, s, held)
+            unsure = not fell_back and looks_disagree(slot.read, best, self.templates, s,
+                                                      held)
             why = tuple(name for name, hit in zip(DOUBT_REASONS, (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
                 colour_unsure(slot.read, s), faint_band(slot.read, s))) if hit)

@@ -768,7 +768,7 @@ def _rival_sep(r: CardRead, card: Card, tpl: Templates, held: Sequence[Card] = (
     cosine similarity."""
     assert r.net is not None
     k = int(tpl.class_of[tpl.cards.index(card)])
-    others = np.flatnonzero(_rivals(card, tpl, held)[:len(r.net)])
+    others = np.flatnonzero(_rivals(card, tpl, held))
     if len(others) == 0:
         return 1.0
     rival = int(others[int(np.argmax(r.net[others]))])
@@ -806,7 +806,7 @@ def net_lead(r: CardRead, card: Card, tpl: Templates, held: Sequence[Card] = ())
     if r.net is None or len(r.net) < 2:
         return 1.0
     k = int(tpl.class_of[tpl.cards.index(card)])
-    others = r.net[_rivals(card, tpl, held)[:len(r.net)]]
+    others = r.net[_rivals(card, tpl, held)]
     return float(r.net[k] - others.max()) if len(others) else 1.0
 
 
