@@ -1,6 +1,9 @@
 """The band network's training material (numpy and OpenCV only: torch is not needed here)."""
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from companion.training.bandnet import printing_look
 from companion.vision import bandnet
@@ -26,3 +29,11 @@ def test_a_printing_s_look_is_seeded() -> None:
     b = printing_look(np.random.default_rng(7), 5)
     c = printing_look(np.random.default_rng(8), 5)
     assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_the_training_command_refuses_to_check_on_printings_it_trains_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+    assert main(["train", "band-model", "--data", str(tmp_path), "--check-seed", "5"]) == 2
+    assert "check seed 5 is also trained on" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())          # nothing collected

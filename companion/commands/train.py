@@ -32,6 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--faces-seeds", type=_seeds, default=_seeds("13-40"),
                    help="printing seeds whose enrolled faces alone are used (13-40)")
     p.add_argument("--steps", type=int, default=3000, help="training steps (3000)")
+    p.add_argument("--check-seed", type=int, default=0,
+                   help="printing seed whose tables are collected (into DATA/check) and never "
+                   "trained on: the share of their bands the network names right is logged as "
+                   "it trains (0, the bench's own tuning tables; -1: none)")
     p.add_argument("--jobs", type=int, default=1, help="processes collecting tables (1)")
     p.add_argument("--out", type=Path, default=None,
                    help="the ONNX file to write (default: the package's own model)")
@@ -39,6 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.check_seed in set(args.seeds) | set(args.faces_seeds):
+        raise CompanionError(f"check seed {args.check_seed} is also trained on: pick one "
+                             "outside --seeds and --faces-seeds")
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -51,6 +58,9 @@ def _run(args: argparse.Namespace) -> int:
     rigs = ("reference", "webcam")
     paths = collect.collect_all(args.data, TUNING, args.seeds, rigs, jobs=max(1, args.jobs))
     paths += collect.collect_faces(args.data, TUNING, args.faces_seeds)
-    out = trainer.train(paths, args.out or MODEL_PATH, steps=args.steps)
+    check = [] if args.check_seed < 0 else collect.collect_all(
+        args.data / "check", TUNING, range(args.check_seed, args.check_seed + 1), rigs,
+        jobs=max(1, args.jobs))
+    out = trainer.train(paths, args.out or MODEL_PATH, steps=args.steps, check=check)
     print(f"wrote {out}")
     return 0

@@ -3,7 +3,7 @@
 Needs the optional `train` extra (torch, onnx): `pip install -e .[train]`. The command:
 
     companion train band-model --data DIR [--seeds 1-12] [--faces-seeds 13-40] [--steps 3000]
-                               [--jobs N] [--out FILE]
+                               [--check-seed 0] [--jobs N] [--out FILE]
 
 collects the training material into DIR first (`collect.collect_all`, kept between runs),
 then trains and writes the ONNX file the reader loads (by default the package's own
