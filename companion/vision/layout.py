@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -295,8 +296,13 @@ def _span(frame: np.ndarray, pose: Pose, centre: Vec) -> float:
     return float(np.mean(np.subtract(white, black)))
 
 
-def _bare(frame: np.ndarray, pose: Pose, centre: Vec, table: np.ndarray) -> bool:
-    """Whether the table's own colour shows at `centre` (no tile, no hand there)."""
+def _bare(frame: np.ndarray, pose: Pose, centre: Vec, table: np.ndarray,
+          neighbours: Sequence[Vec] = ()) -> bool:
+    """Whether the table's own colour shows at `centre` (no tile, no hand there): the colour
+    of the table (`table`), or that of the line on both sides of `centre` halfway to its
+    `neighbours` on the line with edges no sharper than it has there (`_line_shade`): glare
+    or a shade over a stretch of the table changes its colour there and at `centre` alike,
+    and a hand or a tile under the glare still shows its edges."""
     cfg = load_config()["tracking"]
     r = int(geometry.TILE_W / 2 * 0.8 * pose.px_per_mm)
     x, y = int(centre[0]), int(centre[1])
@@ -304,19 +310,73 @@ def _bare(frame: np.ndarray, pose: Pose, centre: Vec, table: np.ndarray) -> bool
     crop = frame[max(0, y - r):min(h, y + r):2, max(0, x - r):min(w, x + r):2]
     if crop.size == 0:
         return True
-    d = np.linalg.norm(crop.reshape(-1, 3).astype(np.float32) - table, axis=1)
-    return float(np.mean(d < cfg["background_delta"])) > cfg["background_share"]
+    pixels = crop.reshape(-1, 3).astype(np.float32)
+    delta, share = float(cfg["background_delta"]), float(cfg["background_share"])
+    if float(np.mean(np.linalg.norm(pixels - table, axis=1) < delta)) > share:
+        return True
+    local = _line_shade(frame, pose, centre, neighbours)
+    if local is None:
+        return False
+    colour, edges = local
+    return float(np.mean(np.linalg.norm(pixels - colour, axis=1) < delta)) > share and \
+        _edges(crop) <= float(cfg["line_edges_factor"]) * edges + \
+        float(cfg["line_edges_slack"])
+
+
+def _edges(patch: np.ndarray) -> float:
+    """How sharp the sharpest edges of a patch (BGR) are: the 95th percentile of its
+    brightness gradient (grey levels per pixel)."""
+    grey = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if min(grey.shape) < 3:
+        return 0.0
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    return float(np.percentile(np.hypot(gx, gy), 95))
+
+
+def _line_shade(frame: np.ndarray, pose: Pose, centre: Vec, neighbours: Sequence[Vec]
+                ) -> tuple[np.ndarray, float] | None:
+    """The table's colour (BGR) on the line on both sides of `centre`, halfway to the nearest
+    of `neighbours` (places on the line) on each side, where the two sides agree, and how
+    sharp its edges are there (`_edges`, the sharper side: a wood's grain); None where a
+    side has no neighbour or is out of the frame, or where they differ (a hand or a card
+    over one)."""
+    ex, ey = pose.east
+    sides: dict[bool, tuple[float, Vec]] = {}
+    for n in neighbours:
+        along = (n[0] - centre[0]) * ex + (n[1] - centre[1]) * ey
+        if abs(along) < 1.0:
+            continue
+        east = along > 0
+        if east not in sides or abs(along) < abs(sides[east][0]):
+            sides[east] = (along, n)
+    if len(sides) < 2:
+        return None
+    squares = [_square(frame, pose, ((n[0] + centre[0]) / 2, (n[1] + centre[1]) / 2))
+               for _, n in sides.values()]
+    if any(s is None for s in squares):
+        return None
+    a, b = (np.median(s.reshape(-1, 3), axis=0).astype(np.float32)
+            for s in squares if s is not None)
+    if float(np.linalg.norm(a - b)) >= float(load_config()["tracking"]["background_delta"]):
+        return None
+    return (a + b) / 2, max(_edges(s[::2, ::2]) for s in squares if s is not None)
+
+
+def _square(frame: np.ndarray, pose: Pose, at: Vec) -> np.ndarray | None:
+    """The 8 mm square of the frame around `at` (BGR); None off the frame."""
+    r = max(2, int(4 * pose.px_per_mm))
+    h, w = frame.shape[:2]
+    x, y = int(at[0]), int(at[1])
+    if not (r <= x < w - r and r <= y < h - r):
+        return None
+    return frame[y - r:y + r, x - r:x + r]
 
 
 def table_sample(frame: np.ndarray, pose: Pose, anchors: list[Vec]) -> np.ndarray:
     """The bare table's colour (BGR): halfway between neighbouring tiles on the line."""
-    samples = []
-    r = max(2, int(4 * pose.px_per_mm))
-    h, w = frame.shape[:2]
-    for a, b in zip(anchors, anchors[1:]):
-        x, y = int((a[0] + b[0]) / 2), int((a[1] + b[1]) / 2)
-        if r <= x < w - r and r <= y < h - r:
-            samples.append(frame[y - r:y + r, x - r:x + r].reshape(-1, 3))
+    samples = [s.reshape(-1, 3) for a, b in zip(anchors, anchors[1:])
+               if (s := _square(frame, pose, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))) is not None]
     if not samples:
         return np.median(frame.reshape(-1, 3)[::97], axis=0).astype(np.float32)
     return np.median(np.concatenate(samples), axis=0).astype(np.float32)
@@ -400,8 +460,9 @@ def layout_from_sightings(frame: np.ndarray, sightings: list[TileSighting],
             p = predicted[n]
             ref = near[min(near, key=lambda f: abs(f - n))]
             # Covered (a hand): remembered on the line; bare table: the tile is gone.  (A tile
-            # hidden where claimed tiles go cannot be told from one taken away.)
-            covered = not _bare(frame, pose, p, table)
+            # hidden where claimed tiles go cannot be told from one taken away: an arm from
+            # the player's edge lies over that side's claimed tiles' places.)
+            covered = not _bare(frame, pose, p, table, [t.anchor for t in tiles])
             state: TileState = "line" if covered else "missing"
             centre: Vec | None = p if covered else None
             tiles.append(FlagTile(n, state, p, centre, False, ref.white, ref.black))
@@ -738,20 +799,13 @@ class LayoutTracker:
         found = m.sighting(up)
         return replace(found, centre=(found.centre[0] + x0, found.centre[1] + y0), samples=())
 
-    def _looks_bare(self, frame: np.ndarray, layout: Layout, centre: Vec) -> bool:
-        """Whether the table's own colour shows where the tile was (it has been taken away)."""
-        cfg = load_config()["tracking"]
+    def _looks_bare(self, frame: np.ndarray, pose: Pose, centre: Vec,
+                    neighbours: list[Vec]) -> bool:
+        """Whether the table's own colour shows where the tile was (it has been taken away;
+        `neighbours`: the other tiles' places on the line, see `_bare`)."""
         if self._table_colour is None:
             return False
-        k = layout.pose.px_per_mm
-        r = int(geometry.TILE_W / 2 * 0.8 * k)
-        x, y = int(centre[0]), int(centre[1])
-        h, w = frame.shape[:2]
-        crop = frame[max(0, y - r):min(h, y + r):2, max(0, x - r):min(w, x + r):2]
-        if crop.size == 0:
-            return True
-        d = np.linalg.norm(crop.reshape(-1, 3).astype(np.float32) - self._table_colour, axis=1)
-        return float(np.mean(d < cfg["background_delta"])) > cfg["background_share"]
+        return _bare(frame, pose, centre, self._table_colour, neighbours)
 
     def update(self, frame: np.ndarray) -> Layout:
         """The layout of this frame, following the previous one."""
@@ -808,7 +862,9 @@ class LayoutTracker:
                 if again is not None:
                     centre, seen = again.centre, True
                     retemplate.append(t.flag)
-                elif predicted is not None and not self._looks_bare(frame, layout, predicted):
+                elif predicted is not None and not self._looks_bare(frame, layout.pose, predicted, [
+                        (o.anchor[0] + mean_shift[0], o.anchor[1] + mean_shift[1])
+                        for o in layout.tiles if o.flag != t.flag]):
                     # Something covers the tile: remember it where it was (shifted with the rest).
                     anchor = (t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])
                     new_tiles.append(replace(t, anchor=anchor, centre=predicted, seen=False))
