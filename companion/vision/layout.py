@@ -311,15 +311,18 @@ def _bare(frame: np.ndarray, pose: Pose, centre: Vec, table: np.ndarray,
     if crop.size == 0:
         return True
     pixels = crop.reshape(-1, 3).astype(np.float32)
-    delta, share = float(cfg["background_delta"]), float(cfg["background_share"])
-    if float(np.mean(np.linalg.norm(pixels - table, axis=1) < delta)) > share:
+
+    def shows(colour: np.ndarray) -> bool:
+        near = np.linalg.norm(pixels - colour, axis=1) < float(cfg["background_delta"])
+        return float(np.mean(near)) > float(cfg["background_share"])
+
+    if shows(table):
         return True
     local = _line_shade(frame, pose, centre, neighbours)
     if local is None:
         return False
     colour, edges = local
-    return float(np.mean(np.linalg.norm(pixels - colour, axis=1) < delta)) > share and \
-        _edges(crop) <= float(cfg["line_edges_factor"]) * edges + \
+    return shows(colour) and _edges(crop) <= float(cfg["line_edges_factor"]) * edges + \
         float(cfg["line_edges_slack"])
 
 
@@ -352,15 +355,15 @@ def _line_shade(frame: np.ndarray, pose: Pose, centre: Vec, neighbours: Sequence
             sides[east] = (along, n)
     if len(sides) < 2:
         return None
-    squares = [_square(frame, pose, ((n[0] + centre[0]) / 2, (n[1] + centre[1]) / 2))
-               for _, n in sides.values()]
-    if any(s is None for s in squares):
+    found = [_square(frame, pose, ((n[0] + centre[0]) / 2, (n[1] + centre[1]) / 2))
+             for _, n in sides.values()]
+    squares = [s for s in found if s is not None]
+    if len(squares) < 2:
         return None
-    a, b = (np.median(s.reshape(-1, 3), axis=0).astype(np.float32)
-            for s in squares if s is not None)
+    a, b = (np.median(s.reshape(-1, 3), axis=0).astype(np.float32) for s in squares)
     if float(np.linalg.norm(a - b)) >= float(load_config()["tracking"]["background_delta"]):
         return None
-    return (a + b) / 2, max(_edges(s[::2, ::2]) for s in squares if s is not None)
+    return (a + b) / 2, max(_edges(s[::2, ::2]) for s in squares)
 
 
 def _square(frame: np.ndarray, pose: Pose, at: Vec) -> np.ndarray | None:
@@ -838,6 +841,9 @@ class LayoutTracker:
                   for t in known if t.flag in matched and t.centre is not None]
         mean_shift = (float(np.median([s[0] for s in shifts])) if shifts else 0.0,
                       float(np.median([s[1] for s in shifts])) if shifts else 0.0)
+        # Every tile's place on the line, shifted with the rest.
+        moved = {o.flag: (o.anchor[0] + mean_shift[0], o.anchor[1] + mean_shift[1])
+                 for o in layout.tiles}
 
         pose = layout.pose
         sightings_line = [c for n, c in matched.items() if layout.tile(n).state == "line"]
@@ -857,29 +863,26 @@ class LayoutTracker:
                 again: TileSighting | None = None
                 if t.centre is not None or self._frames % int(load_config()["tracking"].get(
                         "missing_every", 10)) == 0:
-                    again = self._strip_decode(frame, replace(layout, pose=pose), replace(
-                        t, anchor=(t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])))
+                    again = self._strip_decode(frame, replace(layout, pose=pose),
+                                               replace(t, anchor=moved[t.flag]))
                 if again is not None:
                     centre, seen = again.centre, True
                     retemplate.append(t.flag)
-                elif predicted is not None and not self._looks_bare(frame, layout.pose, predicted, [
-                        (o.anchor[0] + mean_shift[0], o.anchor[1] + mean_shift[1])
-                        for o in layout.tiles if o.flag != t.flag]):
+                elif predicted is not None and not self._looks_bare(
+                        frame, pose, predicted, [a for f, a in moved.items() if f != t.flag]):
                     # Something covers the tile: remember it where it was (shifted with the rest).
-                    anchor = (t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])
-                    new_tiles.append(replace(t, anchor=anchor, centre=predicted, seen=False))
+                    new_tiles.append(replace(t, anchor=moved[t.flag], centre=predicted,
+                                             seen=False))
                     continue
                 else:
-                    anchor = (t.anchor[0] + mean_shift[0], t.anchor[1] + mean_shift[1])
-                    new_tiles.append(replace(t, state="missing", anchor=anchor, centre=None,
-                                             seen=False))
+                    new_tiles.append(replace(t, state="missing", anchor=moved[t.flag],
+                                             centre=None, seen=False))
                     continue
             off = _across(pose, centre) - line_d
             state = _state_of(off)
             # A claimed tile's anchor: where it stood on the line, or was first worked out
             # to have stood; its cards are still there, wherever the tile was put down.
-            anchor = centre if state == "line" else (t.anchor[0] + mean_shift[0],
-                                                     t.anchor[1] + mean_shift[1])
+            anchor = centre if state == "line" else moved[t.flag]
             if state != t.state:
                 retemplate.append(t.flag)
             white, black = _tile_references(frame, pose, centre)

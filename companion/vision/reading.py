@@ -762,17 +762,22 @@ def _rivals(card: Card, tpl: Templates, held: Sequence[Card] = ()) -> np.ndarray
     return rivals
 
 
+def _net_rival(r: CardRead, card: Card, tpl: Templates, held: Sequence[Card] = ()
+               ) -> tuple[int, int | None]:
+    """`card`'s class, and the class the band network puts the read's band next nearest to
+    among its rivals (`_rivals`; None when there is none)."""
+    assert r.net is not None
+    k = int(tpl.class_of[tpl.cards.index(card)])
+    others = np.flatnonzero(_rivals(card, tpl, held))
+    return k, (int(others[int(np.argmax(r.net[others]))]) if len(others) else None)
+
+
 def _rival_sep(r: CardRead, card: Card, tpl: Templates, held: Sequence[Card] = ()) -> float:
     """How far the band network puts `card`'s class's prototype from that of the class it
     puts the read's band next nearest to (`held` as in `looks_disagree`): one less their
     cosine similarity."""
-    assert r.net is not None
-    k = int(tpl.class_of[tpl.cards.index(card)])
-    others = np.flatnonzero(_rivals(card, tpl, held))
-    if len(others) == 0:
-        return 1.0
-    rival = int(others[int(np.argmax(r.net[others]))])
-    return 1.0 - float(tpl.protos[k] @ tpl.protos[rival])
+    k, rival = _net_rival(r, card, tpl, held)
+    return 1.0 if rival is None else 1.0 - float(tpl.protos[k] @ tpl.protos[rival])
 
 
 def lead_scale(tpl: Templates, s: ReadingSettings, pair: float | None = None) -> float:
@@ -805,9 +810,8 @@ def net_lead(r: CardRead, card: Card, tpl: Templates, held: Sequence[Card] = ())
     is nearer; 1.0 without a network)."""
     if r.net is None or len(r.net) < 2:
         return 1.0
-    k = int(tpl.class_of[tpl.cards.index(card)])
-    others = r.net[_rivals(card, tpl, held)]
-    return float(r.net[k] - others.max()) if len(others) else 1.0
+    k, rival = _net_rival(r, card, tpl, held)
+    return 1.0 if rival is None else float(r.net[k] - r.net[rival])
 
 
 def _soft(ink_px: np.ndarray) -> np.ndarray:
