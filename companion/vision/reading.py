@@ -1066,12 +1066,14 @@ def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
 
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
               limit_mm: float | None = None, runs: list[tuple[int, int]] | None = None,
-              start_mm: float = 0.0, sure_only: bool = False
-              ) -> list[tuple[int, int]]:
+              start_mm: float = 0.0, sure_only: bool = False,
+              outlined: list[bool] | None = None) -> list[tuple[int, int]]:
     # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it;
     # `start_mm`: no card begins before this (the flag tile's edge, nothing over it);
     # `sure_only`: the mask says nothing of where cards lie (`_marks_only`): only tops that
-    # fit surely (`past_end_min`) count, and none is placed for the mask's sake.
+    # fit surely (`past_end_min`) count, and none is placed for the mask's sake;
+    # `outlined`: if given, gets for each top returned whether it lies where the mask's
+    # outline demands a card's top (the column's start, a whole column's last card).
     """Top-left corners (px) of every card in a strip's column, nearest the line first.
 
     The mask (pixels unlike the table) says roughly where the column runs (`runs`, if
@@ -1156,16 +1158,19 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
             i = int(np.argmax(np.where(first, prof, -9)))
             if prof[i] >= s.force_min:
                 _demanded(m, tpl, chosen, i, ys, lefts, min_step)
+        last = np.zeros(len(ys), bool)
         if whole and b - a > card_h:
             # The last card shows whole: its top is one card height above the run's end.
             want = b - card_h
-            win = np.abs(ys - want) <= slack
-            if win.any() and not any(abs(int(ys[j]) - want) <= slack for j in chosen):
-                i = int(np.argmax(np.where(win, prof, -9)))
+            last = np.abs(ys - want) <= slack
+            if last.any() and not any(last[j] for j in chosen):
+                i = int(np.argmax(np.where(last, prof, -9)))
                 if prof[i] >= s.force_min:
                     _demanded(m, tpl, chosen, i, ys, lefts, min_step)
         for j in sorted(chosen, key=lambda j: ys[j]):
             tops.append((int(ys[j]), int(lefts[j])))
+            if outlined is not None:
+                outlined.append(bool((first[j] and not sure_only) or last[j]))
     return tops
 
 
@@ -1624,6 +1629,17 @@ def _fits_a_card(r: CardRead, s: ReadingSettings, lead: float | None = None) -> 
             s.card_lead_min if lead is None else lead))
 
 
+def _outlined_card(r: CardRead, s: ReadingSettings) -> bool:
+    """Whether a band where the mask's outline demands a card's top (`find_tops`) is one:
+    it fits some value or mark (`card_shape_min`) and the band network puts it near its
+    nearest class (`net_sure_min`), however little its cells lead the deck's median. A
+    picture reaching into every card's band fits every card's cells about as well; the
+    mask's outline already says a card lies there."""
+    plain = _plain(r)
+    return plain is not None and r.net is not None and float(plain.max()) >= s.card_shape_min \
+        and not faint_band(r, s)
+
+
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                table: np.ndarray | None = None, limit_mm: float | None = None,
                final: bool = True, start_mm: float = 0.0) -> list[CardRead]:
@@ -1657,7 +1673,8 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         if not runs:
             return []
     m = Maps.of(refl, s, tpl.stock)
-    tops = find_tops(m, mask, tpl, reliable_end, limit_mm, runs, start_mm, marks_only)
+    outlined: list[bool] = []
+    tops = find_tops(m, mask, tpl, reliable_end, limit_mm, runs, start_mm, marks_only, outlined)
     # Marks reaching the column's start from above: the bands of an echelon whose stock is
     # the table's shade, above the first pips the mask sees. Only sure reads count there.
     above = None if marks_only else _marks_above(mask, runs[0][0], s, s.px(start_mm))
@@ -1665,7 +1682,8 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         find_tops(m, mask, tpl, reliable_end, limit_mm, [above], start_mm, True)
     lead = lead_min(tpl, s)
     every = identify_many(m, tops + more, tpl)
-    reads = [r for r in every[:len(tops)] if _fits_a_card(r, s, lead)
+    reads = [r for r, at in zip(every, outlined)
+             if (_fits_a_card(r, s, lead) or (at and _outlined_card(r, s)))
              and (not marks_only or _sure_read(r, tpl, s))]
     reads = _with_sure_above(reads, [r for r in every[len(tops):] if _fits_a_card(r, s, lead)],
                              tpl, s)

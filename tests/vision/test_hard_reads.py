@@ -317,3 +317,34 @@ def test_a_peak_in_the_first_card_s_picture_loses_to_the_top_the_column_s_start_
     # Had the peak kept its place, the card would be lost.
     monkeypatch.setattr(reading, "_better_top", lambda *args: False)
     assert not any(top == pytest.approx(45.5, abs=5.0) for _, top in read())
+
+
+def test_a_card_the_column_s_outline_demands_is_read_though_its_picture_fits_every_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A strip cut from a bench frame (scenic, seed 0, the webcam; templates softened by 1.0
+    # as the reader softened them for that frame): one O4 alone, its run one card long.  Its
+    # picture reaches into the band and fits every card's cells about as well (best 0.90,
+    # median 0.85), so the cells' lead alone called it no card, and the card was lost.  The
+    # mask's outline demands a card's top there, and the band network puts the band near
+    # its class: it is read.
+    from pathlib import Path
+
+    from companion.synth import rendition
+    from companion.synth.zoo import FAMILIES
+    from companion.vision import reading
+    from .vision_helpers import enrolled
+
+    z = np.load(Path(__file__).with_name("data") / "scenic-outlined.npz")
+    tpl = enrolled(rendition(FAMILIES["scenic"](0), 1)).templates_at(float(z["softness"]))
+
+    def read() -> list[tuple[str, float]]:
+        return [(str(r.best), r.top_mm) for r in
+                read_strip(z["refl"].astype(np.float32), tpl, True, z["table"], None,
+                           start_mm=float(z["start"]))]
+
+    got = read()
+    assert len(got) == 1 and got[0][1] == pytest.approx(26.0, abs=1.5)
+    assert got[0][0] == "O4"
+    # Asked only whether its cells lead the deck's median, the card is lost.
+    monkeypatch.setattr(reading, "_outlined_card", lambda *args: False)
+    assert read() == []
