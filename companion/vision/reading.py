@@ -1067,13 +1067,15 @@ def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
               limit_mm: float | None = None, runs: list[tuple[int, int]] | None = None,
               start_mm: float = 0.0, sure_only: bool = False,
-              outlined: list[bool] | None = None) -> list[tuple[int, int]]:
+              outlined: list[tuple[int, int] | None] | None = None
+              ) -> list[tuple[int, int]]:
     # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it;
     # `start_mm`: no card begins before this (the flag tile's edge, nothing over it);
     # `sure_only`: the mask says nothing of where cards lie (`_marks_only`): only tops that
     # fit surely (`past_end_min`) count, and none is placed for the mask's sake;
-    # `outlined`: if given, gets for each top returned whether it lies where the mask's
-    # outline demands a card's top (the column's start, a whole column's last card).
+    # `outlined`: if given, gets for each top returned the rows (first, last) where the
+    # mask's outline demands a card's top, if it lies there (the column's start, a whole
+    # column's last card), else None.
     """Top-left corners (px) of every card in a strip's column, nearest the line first.
 
     The mask (pixels unlike the table) says roughly where the column runs (`runs`, if
@@ -1159,9 +1161,9 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
             if prof[i] >= s.force_min:
                 _demanded(m, tpl, chosen, i, ys, lefts, min_step)
         last = np.zeros(len(ys), bool)
+        want = b - card_h
         if whole and b - a > card_h:
             # The last card shows whole: its top is one card height above the run's end.
-            want = b - card_h
             last = np.abs(ys - want) <= slack
             if last.any() and not any(last[j] for j in chosen):
                 i = int(np.argmax(np.where(last, prof, -9)))
@@ -1170,7 +1172,9 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         for j in sorted(chosen, key=lambda j: ys[j]):
             tops.append((int(ys[j]), int(lefts[j])))
             if outlined is not None:
-                outlined.append(bool((first[j] and not sure_only) or last[j]))
+                search = s.px(s.top_search_mm)
+                outlined.append((a - search, a + search) if first[j] and not sure_only
+                                else (want - slack, want + slack) if last[j] else None)
     return tops
 
 
@@ -1640,6 +1644,32 @@ def _outlined_card(r: CardRead, s: ReadingSettings) -> bool:
         and not faint_band(r, s)
 
 
+def _net_placed(m: Maps, tpl: Templates, r: CardRead, rows: tuple[int, int],
+                others: list[int]) -> CardRead | None:
+    """The card the mask's outline demands between `rows` (its top's first and last row),
+    read where the band network finds a band of this printing there best, when the top the
+    cells chose reads as no card: a picture reaching into the band may fit the cells best a
+    few mm off the card's top.  None when the network finds no band near a class
+    (`net_sure_min`) there, or where another top (`others`, rows) lies within a step."""
+    s = m.s
+    if s.net_weight <= 0.0 or tpl.protos.shape[1] == 0:
+        return None
+    left = int(round(r.centre_mm * s.px_per_mm - s.px(s.card_w) / 2))
+    ys = np.arange(max(0, rows[0]), min(m.ink.shape[0] - 1, rows[1]) + 1,
+                   max(1, s.px(s.scan_step_mm) // 2))
+    if not len(ys):
+        return None
+    sims = _net_sims(m, tpl, ys, np.full(len(ys), left))
+    if sims is None:
+        return None
+    near = sims.max(axis=1)
+    i = int(np.argmax(near))
+    if near[i] < s.net_sure_min or any(abs(int(ys[i]) - o) < s.px(s.min_step_mm)
+                                       for o in others):
+        return None
+    return identify_many(m, [(int(ys[i]), left)], tpl)[0]
+
+
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                table: np.ndarray | None = None, limit_mm: float | None = None,
                final: bool = True, start_mm: float = 0.0) -> list[CardRead]:
@@ -1673,7 +1703,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         if not runs:
             return []
     m = Maps.of(refl, s, tpl.stock)
-    outlined: list[bool] = []
+    outlined: list[tuple[int, int] | None] = []
     tops = find_tops(m, mask, tpl, reliable_end, limit_mm, runs, start_mm, marks_only, outlined)
     # Marks reaching the column's start from above: the bands of an echelon whose stock is
     # the table's shade, above the first pips the mask sees. Only sure reads count there.
@@ -1682,9 +1712,15 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         find_tops(m, mask, tpl, reliable_end, limit_mm, [above], start_mm, True)
     lead = lead_min(tpl, s)
     every = identify_many(m, tops + more, tpl)
-    reads = [r for r, at in zip(every, outlined)
-             if (_fits_a_card(r, s, lead) or (at and _outlined_card(r, s)))
-             and (not marks_only or _sure_read(r, tpl, s))]
+    reads = []
+    for i, (r, rows) in enumerate(zip(every, outlined)):
+        if rows is not None and not (_fits_a_card(r, s, lead) or _outlined_card(r, s)):
+            others = [t for k, (t, _) in enumerate(tops) if k != i]
+            got = _net_placed(m, tpl, r, rows, others)
+            r = r if got is None else got
+        if (_fits_a_card(r, s, lead) or (rows is not None and _outlined_card(r, s))) \
+                and (not marks_only or _sure_read(r, tpl, s)):
+            reads.append(r)
     reads = _with_sure_above(reads, [r for r in every[len(tops):] if _fits_a_card(r, s, lead)],
                              tpl, s)
     reads = _not_bodies(m, tpl, reads)

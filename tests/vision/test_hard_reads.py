@@ -348,3 +348,32 @@ def test_a_card_the_column_s_outline_demands_is_read_though_its_picture_fits_eve
     # Asked only whether its cells lead the deck's median, the card is lost.
     monkeypatch.setattr(reading, "_outlined_card", lambda *args: False)
     assert read() == []
+
+
+def test_the_band_network_places_the_last_card_the_outline_demands(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A strip cut from a bench frame (scenic, seed 0, the webcam; templates softened by
+    # 1.75 as for that frame): a B7 below a G2, the column's run whole.  Within the rows
+    # where its outline demands the last card's top, the cells fit B7's picture best 15 mm
+    # below its top; the network put that band far from every card, and the card was lost.
+    # Where the network finds a band of this printing best in those rows, the card is read.
+    from pathlib import Path
+
+    from companion.synth import rendition
+    from companion.synth.zoo import FAMILIES
+    from companion.vision import reading
+    from .vision_helpers import enrolled
+
+    z = np.load(Path(__file__).with_name("data") / "scenic-netplaced.npz")
+    tpl = enrolled(rendition(FAMILIES["scenic"](0), 1)).templates_at(float(z["softness"]))
+
+    def read() -> list[tuple[str, float]]:
+        return [(str(r.best), r.top_mm) for r in
+                read_strip(z["refl"].astype(np.float32), tpl, True, z["table"], None,
+                           start_mm=float(z["start"]))]
+
+    got = read()
+    assert [code for code, _ in got] == ["G2", "B7"]
+    assert got[1][1] == pytest.approx(67.5, abs=1.5)
+    monkeypatch.setattr(reading, "_net_placed", lambda *args: None)
+    assert [code for code, _ in read()] == ["G2"]
