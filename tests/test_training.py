@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.training.bandnet import printing_look
+from companion.training.bandnet import printing_look, printing_warp
 from companion.vision import bandnet
 
 
@@ -29,6 +29,31 @@ def test_a_printing_s_look_is_seeded() -> None:
     b = printing_look(np.random.default_rng(7), 5)
     c = printing_look(np.random.default_rng(8), 5)
     assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_a_printing_drawn_differently_keeps_its_cards_apart_and_alike() -> None:
+    # Every band of a printing (its faces and its bands on the table) is drawn differently
+    # in one and the same way: a card's two bands stay alike, two cards stay apart, and the
+    # bands change (moved, scaled, other strokes or ink curve).
+    rng = np.random.default_rng(0)
+    yy, xx = np.mgrid[0:bandnet.INPUT_H, 0:bandnet.INPUT_W].astype(np.float32)
+    one = bandnet.normalised(((xx - 30) ** 2 + (yy - 12) ** 2 < 60).astype(np.float32))
+    other = bandnet.normalised(((abs(xx - 70) < 4) & (yy > 4) & (yy < 22)).astype(np.float32))
+    changed = 0
+    for seed in range(20):
+        warp = printing_warp(np.random.default_rng(seed))
+        a, b, c = warp(one), warp(one + 0.01 * rng.normal(size=one.shape).astype(np.float32)), \
+            warp(other)
+        for band in (a, b, c):
+            assert band.shape == one.shape and band.dtype == np.float32
+            assert np.isfinite(band).all() and abs(float(band.std()) - 1.0) < 1e-3
+        assert float(np.mean(a * b)) > 0.9            # the same card, the same drawing
+        assert float(np.mean(a * c)) < 0.5            # two cards still apart
+        changed += float(np.mean(a * one)) < 0.9
+    assert changed >= 10
+    # Seeded: the same generator state draws the same way.
+    x = printing_warp(np.random.default_rng(3))(other)
+    assert np.array_equal(x, printing_warp(np.random.default_rng(3))(other))
 
 
 def test_the_training_command_refuses_to_check_on_printings_it_trains_on(

@@ -24,13 +24,20 @@ card's own reaching into the band. Its strength differs from card to card, as a 
 stripe's ink differs from colour to colour. The same look is laid on a card's enrolled face
 and on its bands on the table, so nothing in it tells two cards apart: the network learns to
 look past it, at what does.
+
+Most episodes also *draw their printing differently* (`printing_warp`): every band of the
+printing, its enrolled faces and its bands on the table alike, is scaled, moved, given
+thicker or thinner strokes or another ink curve, all in the same way. A printing never seen
+sets its numerals bigger or smaller, further in or out, bolder or lighter than any tuning
+family; the network learns that what tells two cards apart is not where or how heavily a
+printing draws them.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -133,6 +140,38 @@ def printing_look(rng: np.random.Generator, cards: int, h: int = bandnet.INPUT_H
     return looks.astype(np.float32)
 
 
+WARP_SHARE = 0.7          # share of episodes whose printing is drawn differently
+
+
+def printing_warp(rng: np.random.Generator, h: int = bandnet.INPUT_H, w: int = bandnet.INPUT_W
+                  ) -> Callable[[np.ndarray], np.ndarray]:
+    """One way of drawing a printing differently (see the module), as a function of a band
+    input: scaled by 0.8-1.25 across and 0.85-1.18 down about a point in its upper half,
+    moved up to 10 px across and 3 down, its strokes perhaps a pixel thicker or thinner,
+    its ink perhaps on another curve; normalised again."""
+    sx, sy = rng.uniform(0.8, 1.25), rng.uniform(0.85, 1.18)
+    ax, ay = rng.uniform(0, w), rng.uniform(0, h / 2)
+    m = np.float32([[sx, 0, ax - sx * ax + rng.uniform(-10, 10)],
+                    [0, sy, ay - sy * ay + rng.uniform(-3, 3)]])
+    stroke = int(rng.integers(3))              # as drawn, thicker, thinner
+    kernel = np.ones((2, 2), np.uint8)
+    gamma = float(np.exp(rng.uniform(-0.7, 0.7))) if rng.random() < 0.5 else 1.0
+
+    def warp(band: np.ndarray) -> np.ndarray:
+        out = cv2.warpAffine(band, m, (w, h), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+        if stroke == 1:
+            out = cv2.dilate(out, kernel)
+        elif stroke == 2:
+            out = cv2.erode(out, kernel)
+        lo, hi = float(out.min()), float(out.max())
+        if gamma != 1.0 and hi - lo > 1e-4:
+            out = ((out - lo) / (hi - lo)) ** gamma
+        return bandnet.normalised(out)
+
+    return warp
+
+
 def _seen_with(band: np.ndarray, look: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A table band (already as the camera saw it) given its card's look, shifted and
     softened a little as the camera would have shown it."""
@@ -150,6 +189,10 @@ def _episode(torch: Any, net: Any, pr: dict[str, np.ndarray], rng: np.random.Gen
         if len(pr["labels"]) else np.zeros(0, np.int64)
     fake = rng.integers(0, len(faces), synthetic)
     bands = pr["bands"][idx]
+    if rng.random() < WARP_SHARE:
+        warp = printing_warp(rng, *faces.shape[1:])
+        faces = np.array([warp(f) for f in faces], np.float32)
+        bands = np.array([warp(b) for b in bands], np.float32).reshape(-1, *faces.shape[1:])
     if rng.random() < LOOK_SHARE:
         looks = printing_look(rng, len(faces), *faces.shape[1:])
         faces = np.array([bandnet.normalised(f + k) for f, k in zip(faces, looks)], np.float32)
@@ -225,4 +268,4 @@ def train(paths: list[Path], out: Path, steps: int = 3000, seed: int = 0,
     return out
 
 
-__all__ = ["EMBED_DIMS", "accuracy", "camera_like", "printing_look", "train"]
+__all__ = ["EMBED_DIMS", "accuracy", "camera_like", "printing_look", "printing_warp", "train"]

@@ -4,6 +4,7 @@ put down off its column, a column laid off its tile, and values a few strokes ap
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -319,22 +320,18 @@ def test_a_peak_in_the_first_card_s_picture_loses_to_the_top_the_column_s_start_
     assert not any(top == pytest.approx(45.5, abs=5.0) for _, top in read())
 
 
-def test_a_card_the_column_s_outline_demands_is_read_though_its_picture_fits_every_card(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # A strip cut from a bench frame (scenic, seed 0, the webcam; templates softened by 1.0
-    # as the reader softened them for that frame): one O4 alone, its run one card long.  Its
-    # picture reaches into the band and fits every card's cells about as well (best 0.90,
-    # median 0.85), so the cells' lead alone called it no card, and the card was lost.  The
-    # mask's outline demands a card's top there, and the band network puts the band near
-    # its class: it is read.
+def _scenic_webcam_strip(name: str) -> Callable[[], list[tuple[str, float]]]:
+    """Reading a strip cut from a bench frame of scenic's seed-0 printing at the webcam
+    (`data/NAME.npz`: reflectance as the reader cut it, its table shade, where its cards
+    may begin, and how soft the reader made the templates for that frame): its reads as
+    (code, top in mm)."""
     from pathlib import Path
 
     from companion.synth import rendition
     from companion.synth.zoo import FAMILIES
-    from companion.vision import reading
     from .vision_helpers import enrolled
 
-    z = np.load(Path(__file__).with_name("data") / "scenic-outlined.npz")
+    z = np.load(Path(__file__).with_name("data") / f"{name}.npz")
     tpl = enrolled(rendition(FAMILIES["scenic"](0), 1)).templates_at(float(z["softness"]))
 
     def read() -> list[tuple[str, float]]:
@@ -342,6 +339,19 @@ def test_a_card_the_column_s_outline_demands_is_read_though_its_picture_fits_eve
                 read_strip(z["refl"].astype(np.float32), tpl, True, z["table"], None,
                            start_mm=float(z["start"]))]
 
+    return read
+
+
+def test_a_card_the_column_s_outline_demands_is_read_though_its_picture_fits_every_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # One O4 alone, its run one card long (templates softened by 1.0 for that frame).  Its
+    # picture reaches into the band and fits every card's cells about as well (best 0.90,
+    # median 0.85), so the cells' lead alone called it no card, and the card was lost.  The
+    # mask's outline demands a card's top there, and the band network puts the band near
+    # its class: it is read.
+    from companion.vision import reading
+
+    read = _scenic_webcam_strip("scenic-outlined")
     got = read()
     assert len(got) == 1 and got[0][1] == pytest.approx(26.0, abs=1.5)
     assert got[0][0] == "O4"
@@ -352,28 +362,16 @@ def test_a_card_the_column_s_outline_demands_is_read_though_its_picture_fits_eve
 
 def test_the_band_network_places_the_last_card_the_outline_demands(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # A strip cut from a bench frame (scenic, seed 0, the webcam; templates softened by
-    # 1.75 as for that frame): a B7 below a G2, the column's run whole.  Within the rows
-    # where its outline demands the last card's top, the cells fit B7's picture best 15 mm
-    # below its top; the network put that band far from every card, and the card was lost.
-    # Where the network finds a band of this printing best in those rows, the card is read.
-    from pathlib import Path
-
-    from companion.synth import rendition
-    from companion.synth.zoo import FAMILIES
+    # P1, P6 and G10 in an echelon, the column's run whole (templates softened by 1.75).
+    # Within the rows where its outline demands the last card's top, the cells fit G10's
+    # picture best 14 mm below its top; the network put that band far from every card, and
+    # the card was lost.  Where the network finds a band of this printing best in those
+    # rows, the card is read.
     from companion.vision import reading
-    from .vision_helpers import enrolled
 
-    z = np.load(Path(__file__).with_name("data") / "scenic-netplaced.npz")
-    tpl = enrolled(rendition(FAMILIES["scenic"](0), 1)).templates_at(float(z["softness"]))
-
-    def read() -> list[tuple[str, float]]:
-        return [(str(r.best), r.top_mm) for r in
-                read_strip(z["refl"].astype(np.float32), tpl, True, z["table"], None,
-                           start_mm=float(z["start"]))]
-
+    read = _scenic_webcam_strip("scenic-netplaced")
     got = read()
-    assert [code for code, _ in got] == ["G2", "B7"]
-    assert got[1][1] == pytest.approx(67.5, abs=1.5)
+    assert [code for code, _ in got] == ["P1", "P6", "G10"]
+    assert got[2][1] == pytest.approx(53.5, abs=1.5)
     monkeypatch.setattr(reading, "_net_placed", lambda *args: None)
-    assert [code for code, _ in read()] == ["G2"]
+    assert [code for code, _ in read()] == ["P1", "P6"]
