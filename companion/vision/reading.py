@@ -1091,6 +1091,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     step = max(1, s.px(s.scan_step_mm))
     min_step = s.px(s.min_step_mm)
     slack = s.px(s.end_slack_mm)
+    search = s.px(s.top_search_mm)
     tops: list[tuple[int, int]] = []
     for a, b in column_runs(mask, s) if runs is None else runs:
         # Before the mask's start a card's band may be the table's colour, but not before
@@ -1098,7 +1099,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # to the column, the first card begins where the mask shows it, within the usual
         # search (a band over bare table fits some cards' shapes fairly).
         lo = max(0, a - gap) if start_mm <= 0.0 else \
-            max(s.px(start_mm), a - (s.px(s.top_search_mm) if not tops else gap))
+            max(s.px(start_mm), a - (search if not tops else gap))
         # A column that runs into a claimed tile lying behind it has no clean end: its last
         # card may lie partly on the tile.
         into_tile = limit_mm is not None and b >= s.px(limit_mm) - s.px(2.0)
@@ -1113,7 +1114,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
             hi, past = past, None           # the run ends at the last card's foot
         else:
             hi = b - band
-        hi = min(h - band, max(hi, a + s.px(s.top_search_mm))) + 1
+        hi = min(h - band, max(hi, a + search)) + 1
         if into_tile and limit_mm is not None:
             hi = min(hi, s.px(limit_mm) - card_h + s.px(s.overlap_mm))
         if hi <= lo:
@@ -1154,9 +1155,9 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
                 chosen.append(int(i))
         # Where the mask shows a card beginning, a card begins: keep the best top there
         # (not where the mask shows no column: `sure_only`, never `whole` either).
-        first = np.abs(ys - a) <= s.px(s.top_search_mm)
+        first = np.abs(ys - a) <= search
         if not sure_only and first.any() and \
-                not any(ys[j] <= a + s.px(s.top_search_mm) for j in chosen):
+                not any(ys[j] <= a + search for j in chosen):
             i = int(np.argmax(np.where(first, prof, -9)))
             if prof[i] >= s.force_min:
                 _demanded(m, tpl, chosen, i, ys, lefts, min_step)
@@ -1172,7 +1173,6 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         for j in sorted(chosen, key=lambda j: ys[j]):
             tops.append((int(ys[j]), int(lefts[j])))
             if outlined is not None:
-                search = s.px(s.top_search_mm)
                 outlined.append((a - search, a + search) if first[j] and not sure_only
                                 else (want - slack, want + slack) if last[j] else None)
     return tops
@@ -1652,14 +1652,10 @@ def _net_placed(m: Maps, tpl: Templates, r: CardRead, rows: tuple[int, int],
     few mm off the card's top.  None when the network finds no band near a class
     (`net_sure_min`) there, or where another top (`others`, rows) lies within a step."""
     s = m.s
-    if s.net_weight <= 0.0 or tpl.protos.shape[1] == 0:
-        return None
     left = int(round(r.centre_mm * s.px_per_mm - s.px(s.card_w) / 2))
     ys = np.arange(max(0, rows[0]), min(m.ink.shape[0] - 1, rows[1]) + 1,
                    max(1, s.px(s.scan_step_mm) // 2))
-    if not len(ys):
-        return None
-    sims = _net_sims(m, tpl, ys, np.full(len(ys), left))
+    sims = _net_sims(m, tpl, ys, np.full(len(ys), left))    # None without a network
     if sims is None:
         return None
     near = sims.max(axis=1)
@@ -1712,14 +1708,20 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         find_tops(m, mask, tpl, reliable_end, limit_mm, [above], start_mm, True)
     lead = lead_min(tpl, s)
     every = identify_many(m, tops + more, tpl)
+
+    def card(r: CardRead, rows: tuple[int, int] | None) -> bool:
+        return _fits_a_card(r, s, lead) or (rows is not None and _outlined_card(r, s))
+
     reads = []
     for i, (r, rows) in enumerate(zip(every, outlined)):
-        if rows is not None and not (_fits_a_card(r, s, lead) or _outlined_card(r, s)):
-            others = [t for k, (t, _) in enumerate(tops) if k != i]
-            got = _net_placed(m, tpl, r, rows, others)
-            r = r if got is None else got
-        if (_fits_a_card(r, s, lead) or (rows is not None and _outlined_card(r, s))) \
-                and (not marks_only or _sure_read(r, tpl, s)):
+        if not card(r, rows):
+            # A top the outline demands: the network may find the card's band there.
+            got = None if rows is None else \
+                _net_placed(m, tpl, r, rows, [t for k, (t, _) in enumerate(tops) if k != i])
+            if got is None or not card(got, rows):
+                continue
+            r = got
+        if not marks_only or _sure_read(r, tpl, s):
             reads.append(r)
     reads = _with_sure_above(reads, [r for r in every[len(tops):] if _fits_a_card(r, s, lead)],
                              tpl, s)
