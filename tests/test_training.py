@@ -62,3 +62,58 @@ def test_the_training_command_refuses_to_check_on_printings_it_trains_on(
     assert main(["train", "band-model", "--data", str(tmp_path), "--check-seed", "5"]) == 2
     assert "check seed 5 is also trained on" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())          # nothing collected
+
+
+def test_the_training_command_leaves_families_out_to_check_on_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # How the network reads whole families it never saw: trained on the other tuning
+    # families, checked on every table of those left out (and their check-seed tables).
+    import sys
+    import types
+
+    from companion.cli import main
+    from companion.synth.zoo import TUNING
+    from companion.training import bandnet as trainer
+    from companion.training import collect
+
+    assert main(["train", "band-model", "--data", str(tmp_path), "--leave-out", "scenic"]) == 2
+    assert "give --out" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["train", "band-model", "--data", str(tmp_path), "--leave-out", "corner-pip",
+              "--out", str(tmp_path / "m.onnx")])
+    assert "held out" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["train", "band-model", "--data", str(tmp_path), "--leave-out", ",".join(TUNING),
+              "--out", str(tmp_path / "m.onnx")])
+    assert not any(tmp_path.iterdir())          # nothing collected
+
+    def tables(out_dir: Path, families: tuple[str, ...], seeds: range, rigs: tuple[str, ...],
+               jobs: int = 1) -> list[Path]:
+        return [out_dir / f"{f}-{s}-{r}.npz" for s in seeds for f in families for r in rigs]
+
+    def faces(out_dir: Path, families: tuple[str, ...], seeds: range) -> list[Path]:
+        return [out_dir / f"faces-{f}-{s}.npz" for s in seeds for f in families]
+
+    got: dict[str, list[Path]] = {}
+
+    def train(paths: list[Path], out: Path, steps: int = 3000,
+              check: list[Path] | None = None) -> Path:
+        got["paths"], got["check"] = paths, check or []
+        return out
+
+    monkeypatch.setitem(sys.modules, "torch", types.ModuleType("torch"))
+    monkeypatch.setattr(collect, "collect_all", tables)
+    monkeypatch.setattr(collect, "collect_faces", faces)
+    monkeypatch.setattr(trainer, "train", train)
+    assert main(["train", "band-model", "--data", str(tmp_path), "--seeds", "1-2",
+                 "--faces-seeds", "3-3", "--leave-out", "scenic,colour-word",
+                 "--out", str(tmp_path / "m.onnx")]) == 0
+    names = [p.name for p in got["paths"]]
+    assert names and not any(n.startswith(("scenic", "faces-scenic", "colour-word",
+                                           "faces-colour-word")) for n in names)
+    assert {"classic-1-reference.npz", "faces-classic-3.npz"} <= set(names)
+    checked = {p.relative_to(tmp_path).as_posix() for p in got["check"]}
+    assert checked == {f"{base}{f}-{s}-{r}.npz" for f in ("scenic", "colour-word")
+                       for r in ("reference", "webcam")
+                       for base, s in (("check/", 0), ("", 1), ("", 2))}

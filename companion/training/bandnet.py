@@ -3,11 +3,14 @@
 Needs the optional `train` extra (torch, onnx): `pip install -e .[train]`. The command:
 
     companion train band-model --data DIR [--seeds 1-12] [--faces-seeds 13-40] [--steps 3000]
-                               [--check-seed 0] [--jobs N] [--out FILE]
+                               [--check-seed 0] [--leave-out FAMILY,...] [--jobs N] [--out FILE]
 
 collects the training material into DIR first (`collect.collect_all`, kept between runs),
 then trains and writes the ONNX file the reader loads (by default the package's own
-`companion/vision/models/band-embed.onnx`). Everything is seeded: the same command on the
+`companion/vision/models/band-embed.onnx`). With `--leave-out` it trains without those
+tuning families and checks on every table of theirs: how it reads whole families it never
+saw, the measure for a change to the training itself (written to `--out`, never the
+package's model). Everything is seeded: the same command on the
 same code gives the same material and, on the same torch build, the same network.
 
 Each step is a few *episodes*, one per printing: the printing's enrolled faces give its
