@@ -45,6 +45,7 @@ class ReadingSettings:
     row_middle_mm: float
     min_run_mm: float
     top_search_mm: float
+    ink_start_share: float
     gap_mm: float
     scan_step_mm: float
     force_min: float
@@ -509,6 +510,8 @@ class Templates:
                                             # views (`bandnet.self_test`)
     face_lead: float = 0.0                  # how far a Troop's band leads the deck's median
                                             # class on the cells (`_face_lead`)
+    blank_top_mm: float = 0.0               # how far below its top a card's ink may start
+                                            # (`_blank_top`)
 
     def settings(self) -> ReadingSettings:
         """The reading settings for this deck's cards."""
@@ -659,7 +662,18 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
                      colour, vivid, stock, np.array(bodies, np.float32), paper,
                      float(s.card_w), float(s.card_h), protos, bandnet.separation(protos),
-                     trust, _face_lead(fine_a * fw, class_of, troop, len(rows), half))
+                     trust, _face_lead(fine_a * fw, class_of, troop, len(rows), half),
+                     _blank_top(class_ink, s))
+
+
+def _blank_top(class_ink: np.ndarray, s: ReadingSettings) -> float:
+    """How far below its top a card of this printing may show no ink (mm): over the classes,
+    the most rows before a class's band first reaches `ink_start_share` of its inkiest row
+    (mean ink across the card). Where the stock is the table's own shade, the mask sees a
+    card from its ink on, and its top lies up to this far before."""
+    rows = class_ink.mean(axis=2)
+    first = np.argmax(rows >= s.ink_start_share * rows.max(axis=1, keepdims=True), axis=1)
+    return float(first.max()) / s.px_per_mm
 
 
 def _face_lead(weighted: np.ndarray, class_of: np.ndarray, troop: np.ndarray, n_rows: int,
@@ -1092,14 +1106,17 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     min_step = s.px(s.min_step_mm)
     slack = s.px(s.end_slack_mm)
     search = s.px(s.top_search_mm)
+    # A run may begin at the first card's ink, not its top (a stock of the table's shade).
+    before = search + s.px(tpl.blank_top_mm)
     tops: list[tuple[int, int]] = []
     for a, b in column_runs(mask, s) if runs is None else runs:
         # Before the mask's start a card's band may be the table's colour, but not before
         # the flag tile's edge; with the tile's edge clear (`start_mm`) and bare table down
-        # to the column, the first card begins where the mask shows it, within the usual
-        # search (a band over bare table fits some cards' shapes fairly).
+        # to the column, the first card begins where the mask shows it (or up to its blank
+        # top before, where the mask sees only its ink), within the usual search (a band
+        # over bare table fits some cards' shapes fairly).
         lo = max(0, a - gap) if start_mm <= 0.0 else \
-            max(s.px(start_mm), a - (search if not tops else gap))
+            max(s.px(start_mm), a - (before if not tops else gap))
         # A column that runs into a claimed tile lying behind it has no clean end: its last
         # card may lie partly on the tile.
         into_tile = limit_mm is not None and b >= s.px(limit_mm) - s.px(2.0)
@@ -1155,7 +1172,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
                 chosen.append(int(i))
         # Where the mask shows a card beginning, a card begins: keep the best top there
         # (not where the mask shows no column: `sure_only`, never `whole` either).
-        first = np.abs(ys - a) <= search
+        first = (ys >= a - before) & (ys <= a + search)
         if not sure_only and first.any() and \
                 not any(ys[j] <= a + search for j in chosen):
             i = int(np.argmax(np.where(first, prof, -9)))
@@ -1173,7 +1190,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         for j in sorted(chosen, key=lambda j: ys[j]):
             tops.append((int(ys[j]), int(lefts[j])))
             if outlined is not None:
-                outlined.append((a - search, a + search) if first[j] and not sure_only
+                outlined.append((a - before, a + search) if first[j] and not sure_only
                                 else (want - slack, want + slack) if last[j] else None)
     return tops
 
