@@ -289,8 +289,9 @@ def test_an_echelon_of_cards_the_table_s_shade_is_read_above_the_pips_the_mask_s
     assert [str(r.best) for r in read_strip(img, tpl, start_mm=5.0)] != codes
 
 
-def _scenic_webcam_strip(name: str) -> Callable[[], list[tuple[str, float]]]:
-    """Reading a strip cut from a bench frame of scenic's seed-0 printing at the webcam
+def _webcam_strip(name: str, family: str = "scenic", seed: int = 0
+                  ) -> Callable[[], list[tuple[str, float]]]:
+    """Reading a strip cut from a bench frame of a family's printing (`seed`) at the webcam
     (`data/NAME.npz`: reflectance as the reader cut it, its table shade, where its cards
     may begin, and how soft the reader made the templates for that frame, if at all): its
     reads as (code, top in mm)."""
@@ -302,7 +303,7 @@ def _scenic_webcam_strip(name: str) -> Callable[[], list[tuple[str, float]]]:
 
     z = np.load(Path(__file__).with_name("data") / f"{name}.npz")
     softness = float(z["softness"]) if "softness" in z.files else 0.0
-    tpl = enrolled(rendition(FAMILIES["scenic"](0), 1)).templates_at(softness)
+    tpl = enrolled(rendition(FAMILIES[family](seed), 1)).templates_at(softness)
 
     def read() -> list[tuple[str, float]]:
         return [(str(r.best), r.top_mm) for r in
@@ -321,7 +322,7 @@ def test_a_peak_in_the_first_card_s_picture_loses_to_the_top_the_column_s_start_
     # no card (the network puts it far from every class): the card was lost.
     from companion.vision import reading
 
-    read = _scenic_webcam_strip("scenic-first-top")
+    read = _webcam_strip("scenic-first-top")
     # What is tested here is finding the card (its top where the column starts); what it
     # is named is the naming's business (sections 3-5 of docs/vision.md).
     got = read()
@@ -340,7 +341,7 @@ def test_a_card_the_column_s_outline_demands_is_read_though_its_picture_fits_eve
     # its class: it is read.
     from companion.vision import reading
 
-    read = _scenic_webcam_strip("scenic-outlined")
+    read = _webcam_strip("scenic-outlined")
     got = read()
     assert len(got) == 1 and got[0][1] == pytest.approx(26.0, abs=1.5)
     assert got[0][0] == "O4"
@@ -358,9 +359,28 @@ def test_the_band_network_places_the_last_card_the_outline_demands(
     # rows, the card is read.
     from companion.vision import reading
 
-    read = _scenic_webcam_strip("scenic-netplaced")
+    read = _webcam_strip("scenic-netplaced")
     got = read()
     assert [code for code, _ in got] == ["P1", "P6", "G10"]
     assert got[2][1] == pytest.approx(53.5, abs=1.5)
     monkeypatch.setattr(reading, "_net_placed", lambda *args: None)
     assert [code for code, _ in read()] == ["P1", "P6"]
+
+
+def test_a_first_card_whose_stock_is_the_table_s_shade_is_found_above_its_ink(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Y10 alone, cut from a bench frame (dark stock, seed 1, the webcam; templates
+    # softened by 1.0). Its stock differs from the dark table by less than the mask asks,
+    # so the column's run begins at its ink, 6 mm below its top: the top lay outside the
+    # first card's search, and the card was lost. That search reaches as far before the
+    # run's start as this printing's ink may start below a card's top (from enrolment).
+    read = _webcam_strip("dark-stock-first-top", "dark-stock", 1)
+    got = read()
+    assert len(got) == 1 and got[0][0] == "Y10"
+    assert got[0][1] == pytest.approx(22.5, abs=1.5)
+    # Searched only around the run's start, the card is lost.
+    from companion.vision import deck as deck_module
+    real = deck_module.Deck.templates_at
+    monkeypatch.setattr(deck_module.Deck, "templates_at",
+                        lambda self, sigma: replace(real(self, sigma), blank_top_mm=0.0))
+    assert _webcam_strip("dark-stock-first-top", "dark-stock", 1)() == []
