@@ -79,6 +79,8 @@ class ReadingSettings:
     floor_share: float
     stock_near: float
     stock_table_min: float
+    seen_free_min: float
+    seen_stock_min: float
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
@@ -977,6 +979,38 @@ def card_mask(refl: np.ndarray, table: np.ndarray, s: ReadingSettings,
     return cv2.resize(half, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
 
 
+def seen_stock(refl: np.ndarray, mask: np.ndarray, runs: list[tuple[int, int]],
+               table: np.ndarray, paper: np.ndarray, s: ReadingSettings) -> np.ndarray | None:
+    """The cards' stock as this camera shows it (reflectance BGR), where the mask saw the
+    column only by its ink: the median of the pixels it left uncovered in the middle of the
+    column's runs, when they are at least `seen_free_min` of it, lie `seen_stock_min` or
+    more from the table, and their hue is nearer the enrolled stock's (`paper`) than the
+    table's is. None otherwise (the mask saw the cards whole, or what it left is table: a
+    patch of it lit more brightly than the margins keeps the table's hue).
+
+    The enrolled stock is not what a camera shows: a dark stock a few hundredths above the
+    tile's black at enrolment lay below it at a webcam under uneven light, nearer the table
+    than the enrolled colour, and was no card to the mask."""
+    if not runs:
+        return None
+    rows = np.concatenate([np.arange(a, b) for a, b in runs])
+    mid, half = refl.shape[1] // 2, s.px(s.row_middle_mm)
+    free = ~mask[rows, mid - half:mid + half]
+    if np.count_nonzero(free) < s.seen_free_min * free.size:
+        return None
+    seen = np.median(refl[rows, mid - half:mid + half][free], axis=0)
+    tab = np.median(table[rows], axis=0)
+    if float(np.linalg.norm(seen - tab)) < s.seen_stock_min:
+        return None
+
+    def hue(c: np.ndarray) -> np.ndarray:
+        return np.asarray(c, np.float32) - float(np.mean(c))
+
+    if np.linalg.norm(hue(seen) - hue(paper)) >= np.linalg.norm(hue(tab) - hue(paper)):
+        return None
+    return seen.astype(np.float32)
+
+
 def table_margins(refl: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.ndarray]:
     """The strip's left and right margins (where no centred card reaches), per row (rows x 3)."""
     w = refl.shape[1]
@@ -1696,7 +1730,12 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 
     def column(refl: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int]]]:
         mask = card_mask(refl, tab, s, tpl.paper)
-        return mask, (column_runs(mask, s) if mask.any() else [])
+        runs = column_runs(mask, s) if mask.any() else []
+        seen = seen_stock(refl, mask, runs, tab, tpl.paper, s)
+        if seen is not None:
+            mask |= card_mask(refl, tab, s, seen)
+            runs = column_runs(mask, s)
+        return mask, runs
 
     mask, runs = column(refl)
     marks_only = not runs and _marks_only(mask, s)

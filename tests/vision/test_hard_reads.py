@@ -12,6 +12,7 @@ import pytest
 
 from companion.vision.layout import FlagTile, Layout, Pose, _claimed_anchors
 from companion.vision.reading import Maps, ReadingSettings, identify_many, read_strip
+from companion.vision.reading import seen_stock as reading_seen_stock
 
 from .test_reading import _strip
 from .vision_helpers import deck
@@ -374,6 +375,11 @@ def test_a_first_card_whose_stock_is_the_table_s_shade_is_found_above_its_ink(
     # so the column's run begins at its ink, 6 mm below its top: the top lay outside the
     # first card's search, and the card was lost. That search reaches as far before the
     # run's start as this printing's ink may start below a card's top (from enrolment).
+    # (The mask here is judged against the enrolled stock only: measured where the column
+    # runs, the stock as the camera shows it makes the run begin at the card's top.)
+    from companion.vision import reading
+
+    monkeypatch.setattr(reading, "seen_stock", lambda *args: None)
     read = _webcam_strip("dark-stock-first-top", "dark-stock", 1)
     got = read()
     assert len(got) == 1 and got[0][0] == "Y10"
@@ -384,3 +390,45 @@ def test_a_first_card_whose_stock_is_the_table_s_shade_is_found_above_its_ink(
     monkeypatch.setattr(deck_module.Deck, "templates_at",
                         lambda self, sigma: replace(real(self, sigma), blank_top_mm=0.0))
     assert _webcam_strip("dark-stock-first-top", "dark-stock", 1)() == []
+
+
+def test_a_stock_the_mask_saw_only_by_its_ink_is_measured_where_the_column_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # B3, B10 and B5 in an echelon, cut from a bench frame (dark stock, seed 1, the webcam;
+    # templates softened by 1.0). The stock lies nearer the table than the mask asks, and
+    # further from its enrolled colour than from the table: the mask saw the last card only
+    # by its pips, the run ended some 15 mm short of it, and the card was lost. Measured in
+    # the middle of the run, where the mask left it uncovered, the stock is card too.
+    from companion.vision import reading
+
+    read = _webcam_strip("dark-stock-last-card", "dark-stock", 1)
+    got = read()
+    assert [code for code, _ in got] == ["B3", "B10", "B5"]
+    assert got[-1][1] == pytest.approx(68.0, abs=1.5)
+    # Judged against the enrolled stock alone, the last card is lost.
+    monkeypatch.setattr(reading, "seen_stock", lambda *args: None)
+    assert [code for code, _ in read()] == ["B3", "B10"]
+
+
+def test_the_stock_seen_is_none_where_the_mask_covers_the_column_or_leaves_table() -> None:
+    s = ReadingSettings.load()
+    h, w = s.px(120.0), s.px(70.0)
+    table = np.full((h, 3), 0.1, np.float32)
+    refl = np.full((h, w, 3), 0.1, np.float32)
+    stock = np.array([0.2, 0.18, 0.22], np.float32)
+    refl[s.px(10.0):s.px(98.0)] = stock
+    runs = [(s.px(10.0), s.px(98.0))]
+    paper = np.array([0.5, 0.45, 0.55], np.float32)     # enrolled: the same hue, paler
+    uncovered = np.zeros((h, w), bool)
+    got = reading_seen_stock(refl, uncovered, runs, table, paper, s)
+    assert got is not None and np.allclose(got, stock, atol=1e-6)
+    assert reading_seen_stock(refl, np.ones((h, w), bool), runs, table, paper, s) is None
+    assert reading_seen_stock(np.full_like(refl, 0.12), uncovered, runs, table, paper, s) is None
+    assert reading_seen_stock(refl, uncovered, [], table, paper, s) is None
+    # Table lit more brightly in the column's middle than at its margins: its hue is the
+    # table's, not the stock's.
+    warm = np.array([0.1, 0.2, 0.5], np.float32)
+    lit = np.broadcast_to(warm, refl.shape).copy()
+    lit[s.px(10.0):s.px(98.0)] = warm * 1.3
+    assert reading_seen_stock(lit, uncovered, runs, np.broadcast_to(warm, (h, 3)),
+                              np.array([0.05, 0.06, 0.07], np.float32), s) is None
