@@ -11,7 +11,7 @@ colour channels) for the colour.  Both come from the same cells for the deck and
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, fields, replace
 
 import cv2
@@ -113,6 +113,7 @@ class ReadingSettings:
     net_trust_min: float
     settle_min_score: float
     net_card_min: float
+    body_slack: float
     net_sure_min: float
     lean_min_deg: float
     lean_span: float
@@ -1768,7 +1769,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     def card(r: CardRead, rows: tuple[int, int] | None) -> bool:
         return _fits_a_card(r, s, lead) or (rows is not None and _outlined_card(r, s))
 
-    reads = []
+    reads, demanded = [], set()
     for i, (r, rows) in enumerate(zip(every, outlined)):
         if not card(r, rows):
             # A top the outline demands: the network may find the card's band there.
@@ -1779,9 +1780,11 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
             r = got
         if not marks_only or _sure_read(r, tpl, s):
             reads.append(r)
+            if rows is not None:
+                demanded.add(r.top_mm)
     reads = _with_sure_above(reads, [r for r in every[len(tops):] if _fits_a_card(r, s, lead)],
                              tpl, s)
-    reads = _not_bodies(m, tpl, reads)
+    reads = _not_bodies(m, tpl, reads, demanded)
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
                                                                   r.centre_mm, s))
@@ -1876,13 +1879,16 @@ def upright(refl: np.ndarray, lean_deg: float) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead]) -> list[CardRead]:
+def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
+                demanded: Collection[float] = ()) -> list[CardRead]:
     """The reads less those that are an earlier card's own face: a band found inside a
     card's body (a picture's straight top edge, a value printed again) that the enrolled
-    face of a card read above it explains, at that distance below its top, better than the
-    card it was read as explains it at its top.  Every card kept above whose face reaches
-    that far is asked, not only the one just before: a picture can hold two such bands, and
-    the first, kept as a doubt, must not shield the second."""
+    face of a card read above it explains, at that distance below its top (give or take
+    `body_slack` of it), better than the card it was read as explains it at its top.  Every
+    card kept above whose face reaches that far is asked, not only the one just before: a
+    picture can hold two such bands, and the first, kept as a doubt, must not shield the
+    second.  A top the mask's outline demands (`demanded`, mm) is asked at that distance
+    only: the outline says a card begins there, and the card above is hidden below it."""
     s = m.s
     if len(reads) < 2:
         return reads
@@ -1903,13 +1909,17 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead]) -> list[CardRead
             ptop = int(round(prev.top_mm * s.px_per_mm))
             off = (top - ptop) // cell
             body = tpl.bodies[idx[prev.best]]
-            if top <= ptop or off + rows > len(body):
+            # Give or take the strip's foreshortening: a tilted camera shows a card a few
+            # per cent short, and 65 mm down its face that is 3 mm.
+            slack = 0 if r.top_mm in demanded else int(round(off * s.body_slack))
+            offs = np.arange(max(0, off - slack), min(off + slack, len(body) - rows) + 1)
+            if top <= ptop or not len(offs):
                 continue
             if as_card is None:
                 own = tpl.bodies[idx[r.best], :rows].ravel()[None]
                 as_card = float(cells_at(top, r.centre_mm) @ _normalise(own)[0])
-            as_body = float(cells_at(top, prev.centre_mm)
-                            @ _normalise(body[off:off + rows].ravel()[None])[0])
+            as_body = float((_normalise(np.stack([body[o:o + rows].ravel() for o in offs]))
+                             @ cells_at(top, prev.centre_mm)).max())
             if as_body > as_card:
                 break
         else:
