@@ -995,11 +995,11 @@ def seen_stock(refl: np.ndarray, mask: np.ndarray, runs: list[tuple[int, int]],
     if not runs:
         return None
     rows = np.concatenate([np.arange(a, b) for a, b in runs])
-    mid, half = refl.shape[1] // 2, s.px(s.row_middle_mm)
-    free = ~mask[rows, mid - half:mid + half]
+    middle = _middle(refl.shape[1], s)
+    free = ~mask[rows, middle]
     if np.count_nonzero(free) < s.seen_free_min * free.size:
         return None
-    seen = np.median(refl[rows, mid - half:mid + half][free], axis=0)
+    seen = np.median(refl[rows, middle][free], axis=0)
     tab = np.median(table[rows], axis=0)
     if float(np.linalg.norm(seen - tab)) < s.seen_stock_min:
         return None
@@ -1077,11 +1077,17 @@ def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.nd
     return (np.round(from_left).astype(np.int64), np.round(from_right).astype(np.int64))
 
 
+def _middle(width: int, s: ReadingSettings) -> slice:
+    """A strip's middle columns (`row_middle_mm` either side of its centre), where a
+    centred column's cards lie whatever the table does at its sides."""
+    mid, half = width // 2, s.px(s.row_middle_mm)
+    return slice(mid - half, mid + half)
+
+
 def _middle_cover(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
-    """Per row of a strip's mask, the share of its middle (`row_middle_mm` either side)
-    that is card."""
-    mid, half = mask.shape[1] // 2, s.px(s.row_middle_mm)
-    return np.count_nonzero(mask[:, mid - half:mid + half], axis=1) / (2 * half)
+    """Per row of a strip's mask, the share of its middle (`_middle`) that is card."""
+    middle = _middle(mask.shape[1], s)
+    return np.count_nonzero(mask[:, middle], axis=1) / (middle.stop - middle.start)
 
 
 def _card_rows(mask: np.ndarray, s: ReadingSettings) -> np.ndarray:
@@ -1907,13 +1913,15 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
         as_card: float | None = None
         for prev in kept:
             ptop = int(round(prev.top_mm * s.px_per_mm))
+            if top <= ptop:
+                continue
             off = (top - ptop) // cell
             body = tpl.bodies[idx[prev.best]]
             # Give or take the strip's foreshortening: a tilted camera shows a card a few
             # per cent short, and 65 mm down its face that is 3 mm.
             slack = 0 if r.top_mm in demanded else int(round(off * s.body_slack))
             offs = np.arange(max(0, off - slack), min(off + slack, len(body) - rows) + 1)
-            if top <= ptop or not len(offs):
+            if not len(offs):
                 continue
             if as_card is None:
                 own = tpl.bodies[idx[r.best], :rows].ravel()[None]
