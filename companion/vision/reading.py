@@ -114,6 +114,7 @@ class ReadingSettings:
     settle_min_score: float
     net_card_min: float
     body_slack: float
+    body_fit_min: float
     net_sure_min: float
     lean_min_deg: float
     lean_span: float
@@ -1122,15 +1123,17 @@ def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
               limit_mm: float | None = None, runs: list[tuple[int, int]] | None = None,
               start_mm: float = 0.0, sure_only: bool = False,
-              outlined: list[tuple[int, int] | None] | None = None
-              ) -> list[tuple[int, int]]:
+              outlined: list[tuple[int, int] | None] | None = None,
+              crowded: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     # `limit_mm`: where a claimed tile begins along the strip (mm), if one lies behind it;
     # `start_mm`: no card begins before this (the flag tile's edge, nothing over it);
     # `sure_only`: the mask says nothing of where cards lie (`_marks_only`): only tops that
     # fit surely (`past_end_min`) count, and none is placed for the mask's sake;
     # `outlined`: if given, gets for each top returned the rows (first, last) where the
     # mask's outline demands a card's top, if it lies there (the column's start, a whole
-    # column's last card), else None.
+    # column's last card), else None;
+    # `crowded`: if given, gets the peaks above the bar that a stronger top within a step
+    # kept out (strongest first), should that top turn out to be no card.
     """Top-left corners (px) of every card in a strip's column, nearest the line first.
 
     The mask (pixels unlike the table) says roughly where the column runs (`runs`, if
@@ -1211,6 +1214,8 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         for i in peaks[np.argsort(-prof[peaks])]:
             if free(int(i)):
                 chosen.append(int(i))
+            elif crowded is not None:
+                crowded.append((int(ys[i]), int(lefts[i])))
         # Where the mask shows a card beginning, a card begins: keep the best top there
         # (not where the mask shows no column: `sure_only`, never `whole` either).
         first = (ys >= a - before) & (ys <= a + search)
@@ -1763,7 +1768,9 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
             return []
     m = Maps.of(refl, s, tpl.stock)
     outlined: list[tuple[int, int] | None] = []
-    tops = find_tops(m, mask, tpl, reliable_end, limit_mm, runs, start_mm, marks_only, outlined)
+    crowded: list[tuple[int, int]] = []
+    tops = find_tops(m, mask, tpl, reliable_end, limit_mm, runs, start_mm, marks_only, outlined,
+                     None if marks_only else crowded)
     # Marks reaching the column's start from above: the bands of an echelon whose stock is
     # the table's shade, above the first pips the mask sees. Only sure reads count there.
     above = None if marks_only else _marks_above(mask, runs[0][0], s, s.px(start_mm))
@@ -1775,19 +1782,22 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     def card(r: CardRead, rows: tuple[int, int] | None) -> bool:
         return _fits_a_card(r, s, lead) or (rows is not None and _outlined_card(r, s))
 
-    reads, demanded = [], set()
+    reads, demanded, lost = [], set(), []
     for i, (r, rows) in enumerate(zip(every, outlined)):
         if not card(r, rows):
             # A top the outline demands: the network may find the card's band there.
             got = None if rows is None else \
                 _net_placed(m, tpl, r, rows, [t for k, (t, _) in enumerate(tops) if k != i])
             if got is None or not card(got, rows):
+                lost.append(tops[i][0])
                 continue
             r = got
         if not marks_only or _sure_read(r, tpl, s):
             reads.append(r)
             if rows is not None:
                 demanded.add(r.top_mm)
+    if lost and crowded:
+        reads = _crowded_out(m, tpl, reads, lost, crowded, lead)
     reads = _with_sure_above(reads, [r for r in every[len(tops):] if _fits_a_card(r, s, lead)],
                              tpl, s)
     reads = _not_bodies(m, tpl, reads, demanded)
@@ -1796,6 +1806,31 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                                                                   r.centre_mm, s))
              for r in reads]
     return [r for r in reads if is_card(r, s)] if final else reads
+
+
+def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead], lost: list[int],
+                 crowded: list[tuple[int, int]], lead: float) -> list[CardRead]:
+    """`reads` with the cards a top that read as no card kept out: a band inside a card's
+    body (a picture's stripes) can fit the deck's bands better than the next card's own
+    band a little below it, and a peak within a step of a stronger one is not looked at.
+    Each peak it crowded out (`crowded`, strongest first) within a step of a top read as no
+    card (`lost`, rows) but half a band or more from it (nearer, it is that band again, as
+    the naming aligned it), and a step clear of every card read, is read; a card there is
+    kept."""
+    s = m.s
+    step, half = s.px(s.min_step_mm), s.px(s.band_mm / 2)
+    taken = [int(round(r.top_mm * s.px_per_mm)) for r in reads]
+    tried: list[int] = []
+    for y, _ in crowded:
+        if any(abs(y - t) < step for t in taken + tried) or \
+                not any(half <= abs(y - t) < step for t in lost):
+            continue
+        tried.append(y)
+    if not tried:
+        return reads
+    found = [r for r in identify_many(m, [(y, lf) for y, lf in crowded if y in tried], tpl)
+             if _fits_a_card(r, s, lead)]
+    return sorted(reads + found, key=lambda r: r.top_mm)
 
 
 def _with_sure_above(reads: list[CardRead], above: list[CardRead], tpl: Templates,
@@ -1924,11 +1959,15 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
             if not len(offs):
                 continue
             if as_card is None:
-                own = tpl.bodies[idx[r.best], :rows].ravel()[None]
-                as_card = float(cells_at(top, r.centre_mm) @ _normalise(own)[0])
+                own = _normalise(tpl.bodies[idx[r.best], :rows].ravel()[None])[0]
+                # The same give or take for the card itself: the larger of two maxima
+                # over places is not a fair win.
+                as_card = max(float(cells_at(top + d * cell, r.centre_mm) @ own)
+                              for d in range(-slack, slack + 1))
             as_body = float((_normalise(np.stack([body[o:o + rows].ravel() for o in offs]))
                              @ cells_at(top, prev.centre_mm)).max())
-            if as_body > as_card:
+            # A face that fits the band no better than chance explains nothing of it.
+            if as_body > as_card and as_body >= s.body_fit_min:
                 break
         else:
             kept.append(r)
