@@ -1,4 +1,4 @@
-"""`companion bench rules|vision|referee|synth|ui`: speed figures, printed (never timed tests).
+"""`companion bench rules|vision|layout|referee|synth|ui`: speed figures, printed (never timed tests).
 
 Each benchmark is a module `companion.bench.<name>` with `main(argv) -> int`; it prints
 its figures and the targets next to them.
@@ -12,6 +12,7 @@ import importlib
 BENCHMARKS = {
     "rules": "claim checks: median, 99th percentile and worst, and the whole-board question",
     "vision": "frame reading accuracy and speed over the seeded synthetic set",
+    "layout": "how true the layout's scale is where the cards lie, against the renderer's camera",
     "referee": "stable frame to committed action, with the 18 claimabilities updated",
     "synth": "synthetic renderer: milliseconds to draw a frame",
     "ui": "UI thread stalls while frames stream in, and start-up time",

@@ -659,14 +659,17 @@ def placements(scene: Scene, seed: int = 0, size: tuple[int, int] | None = None,
 
 def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | None = None,
            size: tuple[int, int] | None = None, rig: Rig | None = None,
-           setup: Setup | None = None) -> np.ndarray:
+           setup: Setup | None = None, table_map: list[np.ndarray] | None = None
+           ) -> np.ndarray:
     """The overhead frame of `scene` (BGR uint8, `size` = (width, height)), reproducibly.
 
     `seed` draws the table and the cards' lie unless `scene.table_seed` fixes them, and the
     sensor's noise.  `rig` is the camera (default: the reference rig, whose frame is the
     default size); a smaller `size` draws the same view at a lower resolution, cheaply.
     `setup` is how the players laid the table out (default: the standard set-up).
-    Cards are laid at the printing's own size.
+    Cards are laid at the printing's own size.  `table_map`, if given, gets the truth of
+    the camera's view: the 3x3 map from table mm (about the table's middle) to the frame's
+    pixels (lens distortion left out), what the layout's scale is measured against.
     """
     if not isinstance(scene, Scene):
         raise SynthError(f"render needs a Scene, not {type(scene).__name__}")
@@ -689,6 +692,9 @@ def render(scene: Scene, printing: Printing, seed: int = 0, degrade: Degrade | N
     canvas, content = _compose(replace(scene, hand=None, table_seed=layout_seed), printing, w, h,
                                s, setup)
     hm = _homography(d, w, h, s, content, rig.camera_height_mm)
+    if table_map is not None:
+        table_map.append((np.eye(3) if hm is None else hm)
+                         @ np.array([[s, 0, w / 2], [0, s, h / 2], [0, 0, 1.0]]))
     to_canvas = np.array([[1.0, 0, mx], [0, 1.0, my], [0, 0, 1.0]])
     if hm is not None:
         to_canvas = to_canvas @ np.linalg.inv(hm)

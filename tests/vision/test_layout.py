@@ -239,3 +239,27 @@ def test_a_tile_taken_away_under_glare_is_missing(table_seed: int) -> None:
     lay = acquire(render(replace(scene, hand=hand), pr, seed=3, degrade=glare),
                   allow_missing=True)
     assert lay.tile(2).state == "line" and not lay.tile(2).seen
+
+
+def test_the_renderer_s_table_map_gives_the_camera_s_scale() -> None:
+    from companion.bench.layout import true_scale
+    from companion.synth import REFERENCE_RIG, Degrade
+
+    truth: list[np.ndarray] = []
+    render(sample_scene(), printing("classic"), 1, Degrade(), table_map=truth)
+    flat = true_scale(truth[0], 1.0, 1.0, (1152.0, 648.0))
+    assert flat == pytest.approx(REFERENCE_RIG.px_per_mm, rel=0.01)
+    truth.clear()
+    render(sample_scene(), printing("classic"), 1, Degrade(tilt_deg=10.0, tilt_dir_deg=0.0),
+           table_map=truth)
+    # Tilted about the image's x axis: the far rows show the table smaller than the near.
+    top, bottom = (true_scale(truth[0], 1.0, 1.0, (1152.0, y)) for y in (150.0, 1150.0))
+    assert abs(top / bottom - 1) > 0.05
+
+
+def test_the_layout_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.bench.layout import main
+
+    assert main(["--frames", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "200 mm from the tiles: error mean" in out and "webcam" in out
