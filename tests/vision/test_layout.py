@@ -241,6 +241,49 @@ def test_a_tile_taken_away_under_glare_is_missing(table_seed: int) -> None:
     assert lay.tile(2).state == "line" and not lay.tile(2).seen
 
 
+def _sightings(scale_at, centres, corner_noise: float = 0.0):
+    """Tiles seen at `centres` (px, upright), each measured at `scale_at(x, y)` px per mm,
+    their edge samples off by +-`corner_noise` (a corner placed a pixel or two off)."""
+    from companion.vision.tiles import TileSighting, qr_symbol_mm
+
+    out = []
+    for n, (x, y) in enumerate(centres, start=1):
+        k = scale_at(x, y)
+        half = 0.5 * qr_symbol_mm() * k
+        mids = [(x, y - half), (x + half, y), (x, y + half), (x - half, y)]
+        # The top edge long and the bottom one short: inside one tile the scale seems to
+        # change fast across the line.
+        noise = [corner_noise, 0.0, -corner_noise, 0.0]
+        samples = tuple((mx, my, k * (1 + e)) for (mx, my), e in zip(mids, noise))
+        out.append(TileSighting(n, (x, y), (0.0, -1.0), k, samples, True))
+    return out
+
+
+def test_the_scale_field_is_not_led_by_the_noise_of_one_code_s_corners() -> None:
+    from companion.vision.layout import _pose
+
+    line = [(300.0 + 170 * i, 650.0) for i in range(9)]
+    pose = _pose(_sightings(lambda x, y: 2.3, line, corner_noise=0.015))
+    # 200 mm from the line on either side, where a zone's last cards lie: still 2.3.
+    for dy in (-460.0, 460.0):
+        assert pose.scale_at((1000.0, 650.0 + dy)) == pytest.approx(2.3, rel=0.005)
+
+
+def test_the_scale_field_follows_a_tilt_the_tiles_show() -> None:
+    from companion.vision.layout import _pose
+
+    # A camera tilted along the line: the scale grows 10 % from one end to the other.
+    along = lambda x, y: 2.2 * (1 + 0.1 * (x - 300.0) / 1360.0)  # noqa: E731
+    line = [(300.0 + 170 * i, 650.0) for i in range(9)]
+    pose = _pose(_sightings(along, line, corner_noise=0.015))
+    assert pose.scale_at((1660.0, 900.0)) == pytest.approx(along(1660.0, 900.0), rel=0.005)
+    # Tilted across it as well: two claimed tiles 255 mm off the line show that slope.
+    both = lambda x, y: along(x, y) * (1 + 0.05 * (y - 650.0) / 560.0)  # noqa: E731
+    tiles = line[:3] + [(810.0, 650.0 + 560.0), (980.0, 650.0 - 560.0)] + line[5:]
+    pose = _pose(_sightings(both, tiles))
+    assert pose.scale_at((1300.0, 1100.0)) == pytest.approx(both(1300.0, 1100.0), rel=0.01)
+
+
 def test_the_renderer_s_table_map_gives_the_camera_s_scale() -> None:
     from companion.bench.layout import true_scale
     from companion.synth import REFERENCE_RIG, Degrade
