@@ -1820,16 +1820,15 @@ def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead], lost: list[int]
     s = m.s
     step, half = s.px(s.min_step_mm), s.px(s.band_mm / 2)
     taken = [int(round(r.top_mm * s.px_per_mm)) for r in reads]
-    tried: list[int] = []
-    for y, _ in crowded:
-        if any(abs(y - t) < step for t in taken + tried) or \
+    tried: list[tuple[int, int]] = []
+    for y, left in crowded:
+        if any(abs(y - t) < step for t in taken + [t for t, _ in tried]) or \
                 not any(half <= abs(y - t) < step for t in lost):
             continue
-        tried.append(y)
+        tried.append((y, left))
     if not tried:
         return reads
-    found = [r for r in identify_many(m, [(y, lf) for y, lf in crowded if y in tried], tpl)
-             if _fits_a_card(r, s, lead)]
+    found = [r for r in identify_many(m, tried, tpl) if _fits_a_card(r, s, lead)]
     return sorted(reads + found, key=lambda r: r.top_mm)
 
 
@@ -1960,8 +1959,9 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
                 continue
             if as_card is None:
                 own = _normalise(tpl.bodies[idx[r.best], :rows].ravel()[None])[0]
-                # The same give or take for the card itself: the larger of two maxima
-                # over places is not a fair win.
+                # The card itself with as much give or take as any face asked (the first,
+                # furthest above, has the most): the larger of two maxima over places is
+                # not a fair win.
                 as_card = max(float(cells_at(top + d * cell, r.centre_mm) @ own)
                               for d in range(-slack, slack + 1))
             as_body = float((_normalise(np.stack([body[o:o + rows].ravel() for o in offs]))
