@@ -213,10 +213,10 @@ def _pose(sightings: list[TileSighting], line: list[TileSighting] | None = None)
             east = ax
     south = (-east[1], east[0])
     k = float(np.median([s.px_per_mm for s in sightings]))
-    return Pose(east, south, k, _scale_field(sightings, k, east))
+    return Pose(east, south, k, _scale_field(sightings, k, (east, south)))
 
 
-def _scale_field(sightings: list[TileSighting], k: float, east: Vec
+def _scale_field(sightings: list[TileSighting], k: float, axes: tuple[Vec, Vec]
                  ) -> tuple[float, float, float]:
     """A plane through the tiles' scales (one point per tile, at its centre, whether its
     code was decoded or its drawing found), robust: one refit without outliers.
@@ -226,24 +226,24 @@ def _scale_field(sightings: list[TileSighting], k: float, east: Vec
     noise (a flat camera's strips came out 10 % too long 200 mm from the line). The slope
     is learnt only across the tiles, and only along a direction they spread over by
     `field_span_mm`: along the line, and across it only when a claimed tile lies off it.
+    `axes`: the table's east and south in the image.
     """
     span = float(load_config()["layout"]["field_span_mm"])
     pts = np.array([(*sg.centre, sg.px_per_mm) for sg in sightings], np.float64)
     if len(pts) < 3:
         return (0.0, 0.0, 0.0)
-    south = (-east[1], east[0])
-    axes = [ax for ax in (east, south)
-            if np.ptp(pts[:, :2] @ np.array(ax)) >= span * k]
-    if not axes:
+    # Each tile's place along each axis; only the axes the tiles spread over are fitted.
+    spread = [(ax, u) for ax in axes if np.ptp(u := pts[:, :2] @ np.array(ax)) >= span * k]
+    if not spread:
         return (0.0, 0.0, 0.0)
-    a = np.column_stack([np.ones(len(pts))] + [pts[:, :2] @ np.array(ax) for ax in axes])
+    a = np.column_stack([np.ones(len(pts))] + [u for _, u in spread])
     coef, *_ = np.linalg.lstsq(a, pts[:, 2], rcond=None)
     res = np.abs(a @ coef - pts[:, 2])
     keep = res <= max(3 * float(np.median(res)), 0.01 * k)
-    if keep.sum() >= len(axes) + 2:
+    if keep.sum() >= len(spread) + 2:
         coef, *_ = np.linalg.lstsq(a[keep], pts[keep, 2], rcond=None)
-    b = sum(float(g) * ax[0] for g, ax in zip(coef[1:], axes))
-    c = sum(float(g) * ax[1] for g, ax in zip(coef[1:], axes))
+    b = sum(float(g) * ax[0] for g, (ax, _) in zip(coef[1:], spread))
+    c = sum(float(g) * ax[1] for g, (ax, _) in zip(coef[1:], spread))
     return (float(coef[0]), b, c)
 
 

@@ -1937,9 +1937,10 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
     rows = len(_grid(s, False)[0])
     half_w = s.px(s.card_w) / 2
 
-    def cells_at(top: int, centre_mm: float) -> np.ndarray:
+    def cells_at(tops: np.ndarray, centre_mm: float) -> np.ndarray:
+        """The normalised fine cells of bands at rows `tops` (one gather), a row each."""
         left = int(round(centre_mm * s.px_per_mm - half_w))
-        return _normalise(raw_cells(m, np.array([top]), np.array([left]), False))[0]
+        return _normalise(raw_cells(m, tops, np.full(len(tops), left), False))
 
     kept = [reads[0]]
     for r in reads[1:]:
@@ -1962,10 +1963,10 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
                 # The card itself with as much give or take as any face asked (the first,
                 # furthest above, has the most): the larger of two maxima over places is
                 # not a fair win.
-                as_card = max(float(cells_at(top + d * cell, r.centre_mm) @ own)
-                              for d in range(-slack, slack + 1))
+                places = top + cell * np.arange(-slack, slack + 1)
+                as_card = float((cells_at(places, r.centre_mm) @ own).max())
             as_body = float((_normalise(np.stack([body[o:o + rows].ravel() for o in offs]))
-                             @ cells_at(top, prev.centre_mm)).max())
+                             @ cells_at(np.array([top]), prev.centre_mm)[0]).max())
             # A face that fits the band no better than chance explains nothing of it.
             if as_body > as_card and as_body >= s.body_fit_min:
                 break
