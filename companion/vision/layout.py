@@ -1063,7 +1063,9 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
       the table has a grain (`_grain`: wood, felt) and they hide it: glare adds light to the
       table and a shadow darkens it, and the grain shows through both; a pale or dark arm
       of the table's own hue hides it;
-    - pixels of the table's hue and shade without its grain.
+    - pixels of the table's hue and shade without its grain;
+    - on a table without grain, pixels with both solid and glare-like pixels around them,
+      finely mixed (an arm near the table's hue), when no arm was found otherwise.
 
     A flag is obstructed when an arm covers enough of its zone (either side of the line,
     out to the zone's far end).
@@ -1144,13 +1146,28 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
         (dist <= cfg["chroma_delta"])
     relative = grain / np.maximum(lum, 0.05)
     table_relative = float(np.median(relative[plain_table])) if plain_table.any() else 0.0
-    kinds = [("solid", fg & ~glare), ("glare", fg & glare)]
-    if table_grain > 0.0:
+    solid = fg & ~glare
+    kinds = [("solid", solid), ("glare", fg & glare)]
+    if table_grain <= 0.0:
+        # An arm of a hue near the table's (skin on a red-brown cloth) is part solid, part
+        # glare-like, the two finely mixed: its two kinds of pixels make their own regions,
+        # neither large, that together reach the edge. With no grain to tell an arm from
+        # glare by, pixels with both kinds around them (`mixed_share` of them solid) make
+        # regions of their own: glare is glare-like throughout, cards are solid throughout,
+        # and where the two meet the mix is a thin line the opening takes away. Looked for
+        # only when no arm was found whole.
+        near = cv2.blur(fg.astype(np.float32), (5, 5))
+        share = cv2.blur(solid.astype(np.float32), (5, 5)) / np.maximum(near, 1e-3)
+        lo, hi = cfg["mixed_share"]
+        kinds.append(("mixed", fg & (near > 0.5) & (share >= lo) & (share <= hi)))
+    else:
         # Of the table's hue, darker or as the table is, without its grain (a dark arm is
         # not always darker than a shadow throughout: its lit side is not).
         kinds.append(("shadow", shadow | ((grain < smooth * table_grain) & ~fg
                                           & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"]))))
     for kind, mask in kinds:
+        if kind == "mixed" and arm.any():
+            break                   # an arm found whole: the cards it touches stay out of it
         part = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
         h, w = part.shape
@@ -1161,7 +1178,7 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
             (st[:, 1] + st[:, 3] >= h)
         for i in (1 + np.flatnonzero(reach & (st[:, 4] >= min_area))).tolist():
             m = labels == i
-            if kind == "solid":
+            if kind in ("solid", "mixed"):
                 arm[m] = 1
             elif table_grain <= 0.0:
                 continue
