@@ -472,6 +472,11 @@ class ColourModel:
         if float(self.neutral[k].sum()) > 0:
             seen = self.neutral[k] @ cells
             ref = self.reference[k]
+            # Reference cells brighter than enrolled in every channel have white light
+            # added (glare): added, it is taken away before the channels are scaled;
+            # scaled away, it would wash the colour out (an orange read as yellow).
+            white = max(0.0, float((seen - ref).min()))
+            seen = seen - white
             if float(seen.min()) > s.colour_ref_min and float(ref.min()) > s.colour_ref_min:
                 gain = np.clip(ref / seen, 1.0 / s.colour_gain_max, s.colour_gain_max)
         return (self.weights[k] @ _opponent(cells * gain)).astype(np.float32)

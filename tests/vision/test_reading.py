@@ -8,7 +8,8 @@ import pytest
 from companion.rules.cards import BY_CODE
 from companion.vision import geometry
 from companion.vision.deck import face_reflectance
-from companion.vision.reading import CardRead, ReadingSettings, edge_cover, read_strip
+from companion.vision.reading import (CardRead, ColourModel, ReadingSettings, edge_cover,
+                                      read_strip)
 
 from .vision_helpers import deck
 
@@ -457,3 +458,31 @@ def test_a_printing_whose_values_share_their_band_asks_a_smaller_lead_of_a_card(
     # Never more than the usual line, and never below nothing.
     assert lead_min(SimpleNamespace(face_lead=1.0), s) == s.card_lead_min   # type: ignore[arg-type]
     assert lead_min(SimpleNamespace(face_lead=-0.1), s) == 0.0              # type: ignore[arg-type]
+
+
+def _colour_model() -> tuple[ColourModel, np.ndarray]:
+    """A colour model learnt from one value's six colours: a numeral's cells in the card's
+    colour, the rest paper; and the orange card's cells."""
+    inks = np.array([[0.2, 0.2, 0.8], [0.1, 0.45, 0.85], [0.2, 0.75, 0.8],
+                     [0.2, 0.6, 0.2], [0.8, 0.4, 0.2], [0.6, 0.2, 0.5]], np.float32)  # BGR
+    paper = np.array([0.85, 0.88, 0.9], np.float32)
+    cells = np.repeat(paper[None, None, :], 6 * 20, axis=0).reshape(6, 20, 3).copy()
+    cells[:, :6] = inks[:, None, :]             # the numeral's cells
+    model = ColourModel.learn(cells, np.zeros(6, np.int64), np.array([True]),
+                              ReadingSettings.load())
+    return model, cells[1]
+
+
+def test_white_light_added_to_a_band_leaves_its_colour_as_it_was() -> None:
+    """Glare adds white light to a band, paper and ink alike: taken away before the channels
+    are scaled to the reference cells, it leaves the colour as it was; scaled away, it would
+    wash the colour out (an orange card read as yellow)."""
+    s = ReadingSettings.load()
+    model, orange = _colour_model()
+    clean = model.hue(orange, 0, s)
+    for white in (0.05, 0.15, 0.3):
+        glared = model.hue(orange + white, 0, s)
+        assert np.linalg.norm(glared - clean) < 0.02 * np.linalg.norm(clean), white
+    # A cast (each channel scaled) is still scaled away.
+    cast = model.hue(orange * np.array([0.8, 1.0, 1.15], np.float32), 0, s)
+    assert np.linalg.norm(cast - clean) < 0.02 * np.linalg.norm(clean)
