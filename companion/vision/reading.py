@@ -71,6 +71,7 @@ class ReadingSettings:
     colour_ref_min: float
     colour_gain_max: float
     colour_doubt: float
+    colour_doubt_unmapped: float
     recolour_min_spread: float
     colour_min_vivid: float
     grey_min_reads: int
@@ -1531,7 +1532,10 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     fit = [r for r in reads if r.hue is not None and r.shape is not None
            and float(r.shape.max()) >= s.recolour_min_shape and not faint_band(r, s)]
     if len(fit) < s.recolour_min_reads:
-        return reads
+        # Too few reads to map the frame's colours by: no map checked them (a second print
+        # run's orange turned towards yellow), and a read's colour needs a wider margin.
+        return [replace(r, colour_t=1.0) if r.hue is not None
+                and r.colour_t >= s.colour_doubt_unmapped else r for r in reads]
     idx = {c: i for i, c in enumerate(tpl.cards)}
     w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
     lam = s.recolour_stiffness

@@ -186,6 +186,35 @@ def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     assert turned != chosen
 
 
+def test_a_colour_no_frame_map_checked_needs_a_wider_margin() -> None:
+    # A frame of a few cards has too few reads to map its colours by: a second print run's
+    # orange, turned a quarter of the way towards yellow, is read as orange still, but no
+    # map checked it, so it is a doubt; the same on a table full enough to be mapped is not.
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, colour_unsure, recolour
+
+    s = ReadingSettings.load()
+    tpl = deck("bold").templates
+    hue_of = {str(c): tpl.hues[i] for i, c in enumerate(tpl.cards)}
+    t = (s.colour_doubt_unmapped + s.colour_doubt) / 2
+
+    def read(code: str, towards: str | None = None) -> CardRead:
+        band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
+        h = hue_of[code] if towards is None else (1 - t) * hue_of[code] + t * hue_of[towards]
+        h = np.asarray(h, np.float32)
+        return _scored(replace(band, hue=h), tpl, s, h)
+
+    few = [read("O5", "Y5"), read("B3"), read("G8")]
+    assert len(few) < s.recolour_min_reads and not colour_unsure(few[0], s)
+    out = recolour(few, tpl)
+    assert str(out[0].best) == "O5" and colour_unsure(out[0], s)
+    assert not any(colour_unsure(r, s) for r in out[1:])
+    full = few + [read(c) for c in ("R2", "R7", "O3", "Y1", "Y6", "G4", "B8", "P2", "P9")]
+    out = recolour(full, tpl)
+    assert str(out[0].best) == "O5" and not colour_unsure(out[0], s)
+
+
 def _two_looks(cells_lead: float, net_lead: float, score: float, sep: float | None = None,
                trust: float = 1.0, pair: float | None = None) -> bool:
     """`looks_disagree` on a read of R6 whose cells put R6 `cells_lead` ahead of R8 (behind
