@@ -477,7 +477,7 @@ class ColourModel:
             # added (glare): added, it is taken away before the channels are scaled;
             # scaled away, it would wash the colour out (an orange read as yellow).
             white = max(0.0, float((seen - ref).min()))
-            seen = seen - white
+            cells, seen = cells - np.float32(white), seen - white
             if float(seen.min()) > s.colour_ref_min and float(ref.min()) > s.colour_ref_min:
                 gain = np.clip(ref / seen, 1.0 / s.colour_gain_max, s.colour_gain_max)
         return (self.weights[k] @ _opponent(cells * gain)).astype(np.float32)

@@ -512,6 +512,10 @@ def test_white_light_added_to_a_band_leaves_its_colour_as_it_was() -> None:
     for white in (0.05, 0.15, 0.3):
         glared = model.hue(orange + white, 0, s)
         assert np.linalg.norm(glared - clean) < 0.02 * np.linalg.norm(clean), white
-    # A cast (each channel scaled) is still scaled away.
+    # A cast (each channel scaled) is still scaled away; with a warm cast, white light added
+    # is taken away with the same scale on every channel.
     cast = model.hue(orange * np.array([0.8, 1.0, 1.15], np.float32), 0, s)
+    assert np.linalg.norm(cast - clean) < 0.02 * np.linalg.norm(clean)
+    warm = np.array([1.0, 1.1, 1.2], np.float32)
+    cast = model.hue(orange * warm + 0.1, 0, s)
     assert np.linalg.norm(cast - clean) < 0.02 * np.linalg.norm(clean)
