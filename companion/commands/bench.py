@@ -1,4 +1,4 @@
-"""`companion bench rules|vision|layout|referee|synth|ui`: speed figures, printed (never timed tests).
+"""`companion bench rules|vision|layout|hands|referee|synth|ui`: speed figures, printed (never timed tests).
 
 Each benchmark is a module `companion.bench.<name>` with `main(argv) -> int`; it prints
 its figures and the targets next to them.
@@ -13,6 +13,7 @@ BENCHMARKS = {
     "rules": "claim checks: median, 99th percentile and worst, and the whole-board question",
     "vision": "frame reading accuracy and speed over the seeded synthetic set",
     "layout": "how true the layout's scale is where the cards lie, against the renderer's camera",
+    "hands": "arms over the table found, and flags reported that no arm covers",
     "referee": "stable frame to committed action, with the 18 claimabilities updated",
     "synth": "synthetic renderer: milliseconds to draw a frame",
     "ui": "UI thread stalls while frames stream in, and start-up time",

@@ -100,3 +100,26 @@ def test_hands_are_found_and_nothing_else(family: str, rig: str, seed: int, hand
     assert not missed, f"the hand over flags {sorted(missed)} was missed"
     if hand is not None:
         assert found, "the hand was missed"
+
+
+def test_the_hands_bench_counts_arms_flags_and_false_alarms() -> None:
+    from companion.bench.hands import Tally
+
+    t = Tally()
+    t.add({4, 5}, {4, 5, 6}, "a")        # found, one flag beside it reported too
+    t.add({2}, set(), "b")               # missed
+    t.add(set(), {8}, "c")               # a flag reported with no arm over the table
+    t.add(set(), set(), "d")
+    assert (t.frames, t.arms, t.arms_found, t.flags, t.flags_found) == (4, 2, 1, 3, 2)
+    assert (t.false_flags, t.false_frames) == (2, 1)
+    assert [m.split(":")[0] for m in t.misses] == ["a", "b", "c"]
+
+
+def test_the_hands_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.bench.hands import main, tally
+
+    t = tally(["classic"], [0], "reference", 2)
+    assert t.frames + t.refused == 2 and t.arms + t.refused >= 1
+    assert main(["--frames", "1", "--seeds", "0", "--rig", "webcam"]) == 0
+    out = capsys.readouterr().out
+    assert "webcam    held-out" in out and "webcam    tuning" in out and "arms found" in out
