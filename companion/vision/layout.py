@@ -1046,6 +1046,20 @@ def _grain(frame: np.ndarray, size: tuple[int, int], px_per_mm: float, cfg: dict
     return cv2.blur(cv2.resize(detail, size, interpolation=cv2.INTER_AREA), (3, 3))
 
 
+def _finely_mixed(fg: np.ndarray, solid: np.ndarray, share: Sequence[float]) -> np.ndarray:
+    """The pixels of `fg` with both kinds around them: between `share` of the foreground
+    pixels in the 5 x 5 px around them solid (the rest glare-like).
+
+    An arm of a hue near the table's (skin on a red-brown cloth) is part solid, part
+    glare-like, the two finely mixed: each kind's regions are small, and only together do
+    they reach the frame's edge. Glare is glare-like throughout and cards are solid
+    throughout; where the two meet the mix is a thin line the opening takes away."""
+    near = cv2.blur(fg.astype(np.float32), (5, 5))
+    solid_share = cv2.blur(solid.astype(np.float32), (5, 5)) / np.maximum(near, 1e-3)
+    lo, hi = share
+    return fg & (near > 0.5) & (solid_share >= lo) & (solid_share <= hi)
+
+
 def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     """Flags whose zones an arm covers: a large non-table region reaching the frame's edge.
 
@@ -1147,27 +1161,21 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     relative = grain / np.maximum(lum, 0.05)
     table_relative = float(np.median(relative[plain_table])) if plain_table.any() else 0.0
     solid = fg & ~glare
-    kinds = [("solid", solid), ("glare", fg & glare)]
+    kinds: list[tuple[str, np.ndarray | None]] = [("solid", solid), ("glare", fg & glare)]
     if table_grain <= 0.0:
-        # An arm of a hue near the table's (skin on a red-brown cloth) is part solid, part
-        # glare-like, the two finely mixed: its two kinds of pixels make their own regions,
-        # neither large, that together reach the edge. With no grain to tell an arm from
-        # glare by, pixels with both kinds around them (`mixed_share` of them solid) make
-        # regions of their own: glare is glare-like throughout, cards are solid throughout,
-        # and where the two meet the mix is a thin line the opening takes away. Looked for
-        # only when no arm was found whole.
-        near = cv2.blur(fg.astype(np.float32), (5, 5))
-        share = cv2.blur(solid.astype(np.float32), (5, 5)) / np.maximum(near, 1e-3)
-        lo, hi = cfg["mixed_share"]
-        kinds.append(("mixed", fg & (near > 0.5) & (share >= lo) & (share <= hi)))
+        # With no grain to tell an arm from glare by: an arm near the table's hue, made
+        # last and only when no arm was found whole (`_finely_mixed`).
+        kinds.append(("mixed", None))
     else:
         # Of the table's hue, darker or as the table is, without its grain (a dark arm is
         # not always darker than a shadow throughout: its lit side is not).
         kinds.append(("shadow", shadow | ((grain < smooth * table_grain) & ~fg
                                           & (lum > cfg["min_lum"]) & (lum < cfg["max_lum"]))))
     for kind, mask in kinds:
-        if kind == "mixed" and arm.any():
-            break                   # an arm found whole: the cards it touches stay out of it
+        if mask is None:
+            if arm.any():
+                break               # an arm found whole: the cards it touches stay out of it
+            mask = _finely_mixed(fg, solid, cfg["mixed_share"])
         part = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
         h, w = part.shape
