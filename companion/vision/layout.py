@@ -65,7 +65,10 @@ class FlagTile:
     centre: Vec | None               # where the tile lies (None when missing)
     seen: bool                       # found in this frame (False: remembered, or missing)
     white: tuple[float, float, float]  # the tile's white and black, BGR, as the camera sees them
-    black: tuple[float, float, float]
+    black: tuple[float, float, float]  # (its darkest pixels: colours are read on this scale)
+    # Its black where its drawing is black, as this frame's blur leaves it
+    # (`softness.measure_tiles`): the ink of shapes is measured on this scale.
+    ink_black: tuple[float, float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +78,14 @@ class Layout:
 
     def tile(self, flag: int) -> FlagTile:
         return self.tiles[flag - 1]
+
+    def with_ink_blacks(self, blacks: dict[int, tuple[float, float, float]]) -> Layout:
+        """The layout with these flags' tiles' `ink_black` (BGR), measured on their drawing
+        (`softness.measure_tiles`)."""
+        if not blacks:
+            return self
+        return replace(self, tiles=tuple(replace(t, ink_black=blacks[t.flag])
+                                         if t.flag in blacks else t for t in self.tiles))
 
     def sightings(self) -> tuple[tuple[int, Vec, Vec, float], ...]:
         """The tiles seen in this frame as (flag, centre, up (towards north), px per mm):
@@ -139,8 +150,21 @@ class Layout:
     def references(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
         """`reference` of flags 1-9 at once: a frame's 22 strips share the tiles' statistics,
         worked out here once instead of once per strip."""
-        spans = [float(np.mean(np.subtract(t.white, t.black))) for t in self.tiles]
-        blacks = [float(np.mean(t.black)) for t in self.tiles]
+        return self._references([t.black for t in self.tiles])
+
+    def ink_references(self) -> tuple[tuple[np.ndarray, np.ndarray], ...] | None:
+        """`references` with each tile's `ink_black` for its black (its black where that was
+        not measured), what a strip's reflectance is made with; None when no tile's was."""
+        if all(t.ink_black is None for t in self.tiles):
+            return None
+        return self._references([t.black if t.ink_black is None else t.ink_black
+                                 for t in self.tiles])
+
+    def _references(self, black_of: list[tuple[float, float, float]]
+                    ) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """`references` with the tiles' blacks `black_of` (flags 1-9)."""
+        spans = [float(np.mean(np.subtract(t.white, b))) for t, b in zip(self.tiles, black_of)]
+        blacks = [float(np.mean(b)) for b in black_of]
         seen = [i for i, t in enumerate(self.tiles) if t.seen]
         typical = float(np.median([spans[i] for i in seen])) if seen else 0.0
         dark = float(np.median([blacks[i] for i in seen])) if seen else 0.0
@@ -157,8 +181,9 @@ class Layout:
             order = sorted(range(FLAG_COUNT), key=lambda i: (not goods[i],
                                                              not self.tiles[i].seen,
                                                              abs(i + 1 - flag)))
-            t = self.tiles[order[0]]
-            out.append((np.array(t.white, np.float32), np.array(t.black, np.float32)))
+            k = order[0]
+            out.append((np.array(self.tiles[k].white, np.float32),
+                        np.array(black_of[k], np.float32)))
         return tuple(out)
 
 

@@ -30,7 +30,7 @@ from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import CardRead, colour_unsure, faint_band, is_card, looks_disagree, recolour
 from .scale import ScaleNormaliser
-from .softness import template_softness, tile_softness
+from .softness import measure_tiles, template_softness
 from .workers import WorkerError, ZoneWorkers
 from .zones import StripMaps, Zone
 
@@ -158,6 +158,7 @@ class TableReader:
         s = self.settings
         half = float(cfg["zone_half_width_mm"])
         refs = layout.references()
+        inks = layout.ink_references()
         obstructed: set[int] = set()
         places: list[Place] = []
         zones: list[Zone] = []
@@ -171,7 +172,7 @@ class TableReader:
             places.append(place)
             zones.append(Zone(key, side, not place.offline, hm,
                               (s.px(2 * half), s.px(far - near)), white, black, limit,
-                              tile_edge, tile_shown))
+                              tile_edge, tile_shown, None if inks is None else inks[flag - 1]))
 
         for t in layout.tiles:
             if not t.seen and t.state != "missing":
@@ -362,11 +363,12 @@ class TableReader:
         layout = self.tracker.update(frame)
         self.layout = TilesInFrame(layout, given.shape[1] / frame.shape[1],
                                    given.shape[0] / frame.shape[0])
-        # Templates as soft as this frame, measured on its tiles (`softness`).
-        self.softness = template_softness(
-            tile_softness(frame, layout, self.settings.px_per_mm), self.softness)
+        # Templates as soft as this frame, measured on its tiles (`softness`), and the tiles'
+        # black where their drawing is black (the ink of shapes is measured on it).
+        measured = measure_tiles(frame, layout, self.settings.px_per_mm)
+        self.softness = template_softness(measured.softness, self.softness)
         self.templates = self.deck.templates_at(self.softness)
-        zones, obstructed = self._zones(frame, layout)
+        zones, obstructed = self._zones(frame, layout.with_ink_blacks(measured.blacks))
         every = [r for _, reads in zones for r in reads]
         redone = iter(recolour(every, self.templates))
         zones = [(place, [next(redone) for _ in reads]) for place, reads in zones]

@@ -222,6 +222,8 @@ class Maps:
     # Cell grids by (coarse, stretch), looked up once per strip rather than once per gather.
     grids: dict[tuple[bool, float], tuple[np.ndarray, np.ndarray]] = \
         field(default_factory=dict)
+    # Per channel (gain, offset) from `refl` to the scale colours are read on (`read_strip`).
+    to_colour: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def of(cls, refl: np.ndarray, s: ReadingSettings, stock: np.ndarray | None = None) -> Maps:
@@ -1408,6 +1410,9 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates, net: 
         by_class += np.float32(s.net_weight) * (sims - sims.max(axis=1, keepdims=True))
     best = by_class.argmax(axis=1)          # the looks may have changed it: its colour cells
     cells = [colour_cells(m.refl, int(t), int(lf), s) for t, lf in zip(tk, lk)]
+    if m.to_colour is not None:
+        gain, offset = m.to_colour
+        cells = [c * gain + offset for c in cells]
     colours = np.array([tpl.colour.hue(c, int(b), s) for c, b in zip(cells, best)], np.float32)
     vivid = [tpl.colour.vividness(c, int(b)) for c, b in zip(cells, best)]
     shape = by_class[:, tpl.class_of]                             # (cards read, deck cards)
@@ -1740,8 +1745,13 @@ def _net_placed(m: Maps, tpl: Templates, r: CardRead, rows: tuple[int, int],
 
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                table: np.ndarray | None = None, limit_mm: float | None = None,
-               final: bool = True, start_mm: float = 0.0) -> list[CardRead]:
+               final: bool = True, start_mm: float = 0.0,
+               to_colour: tuple[np.ndarray, np.ndarray] | None = None) -> list[CardRead]:
     """Every card of the column in an upright reflectance strip, nearest the line first.
+
+    `to_colour`: per channel (gain, offset) from the strip's reflectance to the scale its
+    colours are read on, when the two differ (`zones.colour_scale`): shapes are read on the
+    tile's black where its drawing is black, colours on its darkest pixels.
 
     With `final` False the reads are only sifted by shape (the colour term of their scores
     may still be corrected by `recolour` over the whole frame): `is_card` decides later.
@@ -1776,6 +1786,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
         if not runs:
             return []
     m = Maps.of(refl, s, tpl.stock)
+    m.to_colour = to_colour
     outlined: list[tuple[int, int] | None] = []
     crowded: list[tuple[int, int]] = []
     tops = find_tops(m, mask, tpl, reliable_end, limit_mm, runs, start_mm, marks_only, outlined,

@@ -19,6 +19,7 @@ by what the frame has beyond the softness the reader's thresholds were set on
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -28,7 +29,8 @@ from .config import load_config
 from .layout import Layout
 from .tiles import tile_drawing
 
-__all__ = ["SoftnessSettings", "tile_softness", "template_softness"]
+__all__ = ["SoftnessSettings", "TileMeasures", "measure_tiles", "tile_softness",
+           "template_softness"]
 
 
 class SoftnessSettings:
@@ -42,6 +44,8 @@ class SoftnessSettings:
         self.min_fit = float(cfg["min_fit"])    # a tile fitting worse (hand, glare) says nothing
         self.floor = float(cfg["floor"])        # the softness the thresholds were set for
         self.hold = float(cfg["hold"])          # the measure moves this much to change level
+        self.black_at = float(cfg["black_at"])  # the drawing this dark, blurred, is the tile's black
+        self.black_min_px = int(cfg["black_min_px"])  # ... where at least this many pixels are
 
     @staticmethod
     @functools.lru_cache(maxsize=1)
@@ -51,10 +55,10 @@ class SoftnessSettings:
 
 @functools.lru_cache(maxsize=64)
 def _drawings(flag: int, px_per_mm: float, step: float, most: float
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              ) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
     """The tile's drawing at the reading resolution, blurred by each sigma tried (0, step,
-    ... most), less a border of 2 px (where blurring meets the edge): the sigmas, one
-    drawing to find the tile with, and every drawing as a row, less its mean and of unit
+    ... most), less a border of 2 px (where blurring meets the edge): the sigmas, the
+    drawings (0 black, 255 white), and every drawing as a row, less its mean and of unit
     length (a normalised correlation is then one product)."""
     sharp = tile_drawing(flag, px_per_mm, (0.0, -1.0))      # upright: north at the top
     sigmas = np.arange(0.0, most + 1e-9, step)
@@ -64,12 +68,34 @@ def _drawings(flag: int, px_per_mm: float, step: float, most: float
         out.append(np.ascontiguousarray(soft[2:-2, 2:-2]))
     rows = np.array([d.ravel() - d.mean() for d in out], np.float32)
     rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
-    return sigmas, out[len(out) // 3], rows
+    for d in out:
+        d.setflags(write=False)
+    return sigmas, out, rows
+
+
+@dataclass(frozen=True, slots=True)
+class TileMeasures:
+    """What the tiles' known drawing tells of a frame (`measure_tiles`)."""
+
+    softness: float | None                  # the frame's blur (reading px); None: no tile fits
+    blacks: dict[int, tuple[float, float, float]]   # by flag: its black, BGR, where it fits
 
 
 def tile_softness(frame: np.ndarray, layout: Layout, px_per_mm: float) -> float | None:
     """The frame's blur as a Gaussian sigma in pixels at `px_per_mm` (the reading
     resolution), measured on the tiles seen in `frame` (BGR); None when no tile fits."""
+    return measure_tiles(frame, layout, px_per_mm).softness
+
+
+def measure_tiles(frame: np.ndarray, layout: Layout, px_per_mm: float) -> TileMeasures:
+    """The frame's softness (`tile_softness`) and each fitting tile's black.
+
+    A tile's black is what the camera shows where its drawing, blurred as this frame blurs
+    it, is still black (`black_at`): the middle of its finder squares and its border. Taken
+    from the darkest pixels of the tile as a whole, a soft camera's black was the grey its
+    blur makes of the code's small squares (a 1080p webcam: about 75 of 255, against 20 at
+    the reference rig), and every colour of the frame was read darker and more contrasted
+    than the enrolment knows it."""
     cfg = SoftnessSettings.load()
     p = layout.pose
     w_mm = geometry.TILE_W + 2 * cfg.margin_mm
@@ -77,6 +103,7 @@ def tile_softness(frame: np.ndarray, layout: Layout, px_per_mm: float) -> float 
     size = (int(round(w_mm * px_per_mm)), int(round(h_mm * px_per_mm)))
     (ex, ey), (sx, sy) = p.east, p.south
     found = []
+    blacks: dict[int, tuple[float, float, float]] = {}
     for t in layout.tiles:
         if not t.seen or t.centre is None:
             continue
@@ -89,7 +116,8 @@ def tile_softness(frame: np.ndarray, layout: Layout, px_per_mm: float) -> float 
                              borderMode=cv2.BORDER_REPLICATE)
         grey = cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY).astype(np.float32) if cut.ndim == 3 \
             else cut.astype(np.float32)
-        sigmas, mid, rows = _drawings(t.flag, float(px_per_mm), cfg.step, cfg.most)
+        sigmas, drawn, rows = _drawings(t.flag, float(px_per_mm), cfg.step, cfg.most)
+        mid = drawn[len(drawn) // 3]
         # Where the tile lies, to the pixel, from a drawing about as soft as frames are;
         # then each sigma's fit there.
         _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(grey, mid, cv2.TM_CCOEFF_NORMED))
@@ -106,7 +134,12 @@ def tile_softness(frame: np.ndarray, layout: Layout, px_per_mm: float) -> float 
             if bend < 0:
                 sigma += cfg.step * 0.5 * (fits[i - 1] - fits[i + 1]) / bend
         found.append(sigma)
-    return float(np.median(found)) if found else None
+        if cut.ndim == 3:
+            black = drawn[i] <= cfg.black_at * 255.0
+            if int(black.sum()) >= cfg.black_min_px:
+                px = cut[y:y + mid.shape[0], x:x + mid.shape[1]][black]
+                blacks[t.flag] = tuple(float(v) for v in np.median(px, axis=0))  # type: ignore
+    return TileMeasures(float(np.median(found)) if found else None, blacks)
 
 
 def template_softness(measured: float | None, current: float) -> float:

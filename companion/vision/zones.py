@@ -34,11 +34,14 @@ class Zone:
     homography: np.ndarray    # strip pixels -> frame pixels (3 x 3)
     size: tuple[int, int]     # strip width, height (px)
     white: np.ndarray         # the tile's white and black that turn it into reflectance
-    black: np.ndarray
+    black: np.ndarray         # (its darkest pixels: colours are read on that scale)
     limit: float | None       # where a claimed tile behind the cards begins (mm), if any
     tile_edge: float | None = None  # where the flag's tile ends (or ended, before it was
                                     # claimed) along the strip (mm), and ...
     tile_shown: bool = False        # ... whether it lies there now (`layout.hide_tile_edge`)
+    # The white and black the strip's reflectance is made with, when not those: a tile's
+    # black where its drawing is black (`Layout.ink_references`).
+    ink_refs: tuple[np.ndarray, np.ndarray] | None = None
 
 
 class StripMaps:
@@ -92,8 +95,22 @@ def cut(frame: np.ndarray, zone: Zone, maps: StripMaps, s: ReadingSettings
     """The zone rectified upright in reflectance, and its margins (`table_margins`)."""
     strip = cv2.remap(frame, *maps.get(zone.key, zone.homography, zone.size), cv2.INTER_LINEAR,
                       borderMode=cv2.BORDER_REPLICATE)
-    refl = reflectance(strip, zone.white, zone.black)
+    refl = reflectance(strip, *((zone.white, zone.black) if zone.ink_refs is None
+                                else zone.ink_refs))
     return refl, table_margins(refl, s)
+
+
+def colour_scale(zone: Zone) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per channel (gain, offset) from a zone's reflectance (`cut`: on `ink_refs`) to the
+    scale its colours are read on (`white` and `black`, the tile's darkest pixels); None
+    when the two are one."""
+    if zone.ink_refs is None:
+        return None
+    white, black = (np.asarray(v, np.float32) for v in (zone.white, zone.black))
+    ink_white, ink_black = (np.asarray(v, np.float32) for v in zone.ink_refs)
+    span = np.maximum(white - black, 8.0)        # as `reflectance` bounds it
+    return (np.maximum(ink_white - ink_black, 8.0) / span).astype(np.float32), \
+        ((ink_black - black) / span).astype(np.float32)
 
 
 def table_refs(zones: list[Zone], margins: list[Margins]) -> dict[str, np.ndarray]:
@@ -119,7 +136,8 @@ def read(refl: np.ndarray, margins: Margins, zone: Zone, refs: dict[str, np.ndar
     elif zone.tile_edge is not None:
         start = first_card_from(zone.tile_edge)
     table = table_colour(refl, s, ref, margins)
-    return read_strip(refl, tpl, True, table, zone.limit, final=False, start_mm=start)
+    return read_strip(refl, tpl, True, table, zone.limit, final=False, start_mm=start,
+                      to_colour=colour_scale(zone))
 
 
 class ZoneMemory:

@@ -296,7 +296,9 @@ def _bench_strip(name: str, family: str = "scenic", seed: int = 0
     """Reading a strip cut from a bench frame of a family's printing (`seed`)
     (`data/NAME.npz`: reflectance as the reader cut it, its table shade, where its cards
     may begin, and how soft the reader made the templates for that frame, if at all): its
-    reads as (code, top in mm)."""
+    reads as (code, top in mm).  The strips were cut on the tiles' darkest pixels' black,
+    before the reader made its strips on their ink black (`softness.measure_tiles`): at the
+    webcam more contrasted than it cuts them now, each still a strip of its kind."""
     from pathlib import Path
 
     from companion.synth import rendition

@@ -1,6 +1,7 @@
 """Templates as soft as the frame: the frame's blur measured on the flag tiles
 (`softness.tile_softness`), the templates softened to match (`Deck.templates_at`) and a
-reader that picks them per frame (`TableReader.read`)."""
+reader that picks them per frame (`TableReader.read`); and the tiles' black measured where
+their drawing is black (`softness.measure_tiles`), which the ink of shapes is read on."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from companion.synth.zoo import FAMILIES
 from companion.vision.evaluate import Score
 from companion.vision.layout import acquire
 from companion.vision.pipeline import TableReader
-from companion.vision.softness import SoftnessSettings, template_softness, tile_softness
+from companion.vision.reading import reflectance
+from companion.vision.softness import SoftnessSettings, measure_tiles, template_softness, \
+    tile_softness
+from companion.vision.zones import Zone, colour_scale
 
 from .vision_helpers import deck, enrolled, printing, sample_scene
 
@@ -116,3 +120,64 @@ def test_a_picture_behind_the_value_reads_on_a_soft_webcam_frame(
     sharp = read()
     assert soft["wrong_unflagged_pct"] <= sharp["wrong_unflagged_pct"]
     assert soft["right_pct"] >= sharp["right_pct"] + 10.0
+
+
+def test_the_tiles_black_is_measured_where_their_drawing_is_black() -> None:
+    # A 1080p webcam blurs the code's small squares to grey: a tile's darkest pixels are no
+    # longer its black (printed 0 here).  Where its drawing, blurred as the frame blurs it,
+    # is still black (the middles of the finder squares, the border), they are.
+    for rig in ("reference", "webcam"):
+        frame = _frame(0.0, rig)
+        layout = acquire(frame, allow_missing=True)
+        got = measure_tiles(frame, layout, 2.0)
+        assert len(got.blacks) >= 7
+        assert all(max(black) <= 25.0 for black in got.blacks.values())
+        darkest = min(min(t.black) for t in layout.tiles if t.seen)
+        if rig == "webcam":
+            assert darkest >= 45.0
+        # The strips' reflectance is made with them; the colours' scale stays the same.
+        ink = layout.with_ink_blacks(got.blacks)
+        refs = ink.ink_references()
+        assert refs is not None and layout.ink_references() is None
+        assert sum(np.allclose(b, got.blacks[f]) for f, (_, b) in enumerate(refs, 1)
+                   if f in got.blacks) >= 7
+        assert all(np.array_equal(a[1], b[1]) for a, b in zip(ink.references(),
+                                                              layout.references()))
+    # Over a plain grey frame no drawing fits: nothing is measured.
+    assert measure_tiles(np.full_like(frame, 128), layout, 2.0).blacks == {}
+
+
+def test_colours_are_read_on_the_tiles_darkest_pixels_whatever_black_the_shapes_use() -> None:
+    # The colour model and the frame's colour map were set on the darkest pixels' black:
+    # a zone's colour cells are brought back to that scale from the strip's reflectance.
+    white = np.array([240.0, 236.0, 231.0], np.float32)
+    black = np.array([70.0, 74.0, 79.0], np.float32)
+    ink_black = np.array([5.0, 3.0, 7.0], np.float32)
+    ink_white = np.array([245.0, 241.0, 238.0], np.float32)
+    zone = Zone("5north", "north", True, np.eye(3), (80, 300), white, black, None,
+                ink_refs=(ink_white, ink_black))
+    pixels = np.random.default_rng(1).integers(0, 256, (6, 9, 3)).astype(np.uint8)
+    scale = colour_scale(zone)
+    assert scale is not None
+    gain, offset = scale
+    assert np.allclose(reflectance(pixels, ink_white, ink_black) * gain + offset,
+                       reflectance(pixels, white, black), atol=1e-5)
+    assert colour_scale(Zone("5north", "north", True, np.eye(3), (80, 300), white, black,
+                             None)) is None
+
+
+def test_a_small_value_on_a_picture_at_the_webcam_reads_as_enrolled() -> None:
+    # The scenic printing: a small numeral on a mid-tone picture.  Read on the darkest
+    # pixels' black, the webcam's strips were a third more contrasted than the enrolled
+    # faces, the picture's mid-tones darker: a 2 fitted a 6 best, silently, on every frame.
+    p = FAMILIES["scenic"](0)
+    d = enrolled(rendition(p, ENROL_RENDITION))
+    total = Score()
+    for seed in (5, 6, 7):
+        frame = render(sample_scene(), rendition(p, TABLE_RENDITION), seed=seed,
+                       degrade=Degrade(), rig=RIGS["webcam"])
+        with TableReader(d) as reader:
+            total.add(reader.read(frame), sample_scene().observation())
+    got = total.summary()
+    assert got["wrong_unflagged_pct"] == 0.0, total.mistakes
+    assert got["right_pct"] >= 85.0

@@ -97,7 +97,19 @@ def test_light_that_changes_over_the_table_reads_every_zone_again(
         reader.read(before)
         reader.read(before)
         calls.clear()
-        # A cloud: one side of the table darker, the tiles' side too.
-        shade = np.linspace(1.0, 0.7, before.shape[1], dtype=np.float32)[None, :, None]
-        reader.read(np.clip(before * shade, 0, 255).astype(np.uint8))
-        assert len(calls) > 5
+        # A cloud: the table darker towards one player, along every column: each strip
+        # darkens along its length against its own tile, and every zone is read again.
+        along = np.linspace(1.0, 0.7, before.shape[0], dtype=np.float32)[:, None, None]
+        reader.read(np.clip(before * along, 0, 255).astype(np.uint8))
+        assert len(calls) == 22
+        # Darker towards one end of the line, the tiles alike: a strip in reflectance (made
+        # on its own tile's white and black) hardly changes, and what is not read again
+        # reads as a fresh reader reads it.
+        reader.read(before)
+        calls.clear()
+        across = np.linspace(1.0, 0.7, before.shape[1], dtype=np.float32)[None, :, None]
+        shaded = np.clip(before * across, 0, 255).astype(np.uint8)
+        got = reader.read(shaded)
+        assert 0 < len(calls) < 22
+    with TableReader(deck("classic"), workers=0) as fresh:
+        assert what_it_says(fresh.read(shaded)) == what_it_says(got)
