@@ -93,9 +93,9 @@ def measure_tiles(frame: np.ndarray, layout: Layout, px_per_mm: float) -> TileMe
     A tile's black is what the camera shows where its drawing, blurred as this frame blurs
     it, is still black (`black_at`): the middle of its finder squares and its border. Taken
     from the darkest pixels of the tile as a whole, a soft camera's black was the grey its
-    blur makes of the code's small squares (a 1080p webcam: about 75 of 255, against 20 at
-    the reference rig), and every colour of the frame was read darker and more contrasted
-    than the enrolment knows it."""
+    blur makes of the code's small squares (a 1080p webcam: 47-80 of 255 where the tiles
+    are printed 0, the reference rig 16-36), and every strip was read darker and more
+    contrasted than the enrolment knows the cards."""
     cfg = SoftnessSettings.load()
     p = layout.pose
     w_mm = geometry.TILE_W + 2 * cfg.margin_mm
@@ -137,8 +137,8 @@ def measure_tiles(frame: np.ndarray, layout: Layout, px_per_mm: float) -> TileMe
         if cut.ndim == 3:
             black = drawn[i] <= cfg.black_at * 255.0
             if int(black.sum()) >= cfg.black_min_px:
-                px = cut[y:y + mid.shape[0], x:x + mid.shape[1]][black]
-                blacks[t.flag] = tuple(float(v) for v in np.median(px, axis=0))  # type: ignore
+                b, g, r = np.median(cut[y:y + mid.shape[0], x:x + mid.shape[1]][black], axis=0)
+                blacks[t.flag] = (float(b), float(g), float(r))
     return TileMeasures(float(np.median(found)) if found else None, blacks)
 
 
