@@ -153,19 +153,24 @@ class Layout:
         return self._references([t.black for t in self.tiles])
 
     def ink_references(self) -> tuple[tuple[np.ndarray, np.ndarray], ...] | None:
-        """`references` with each tile's `ink_black` for its black (its black where that was
-        not measured), what a strip's reflectance is made with; None when no tile's was."""
-        if all(t.ink_black is None for t in self.tiles):
+        """`references` with each tile's `ink_black` for its black, what a strip's
+        reflectance is made with: only tiles whose ink black was measured are taken (the
+        others' darkest pixels lie on another scale); None when no tile's was."""
+        measured = [t.ink_black is not None for t in self.tiles]
+        if not any(measured):
             return None
         return self._references([t.black if t.ink_black is None else t.ink_black
-                                 for t in self.tiles])
+                                 for t in self.tiles], measured)
 
-    def _references(self, black_of: list[tuple[float, float, float]]
+    def _references(self, black_of: list[tuple[float, float, float]],
+                    usable: list[bool] | None = None
                     ) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-        """`references` with the tiles' blacks `black_of` (flags 1-9)."""
+        """`references` with the tiles' blacks `black_of` (flags 1-9), from the tiles
+        `usable` marks (every tile when None) before any other, and judged among them."""
+        ok = [True] * FLAG_COUNT if usable is None else usable
         spans = [float(np.mean(np.subtract(t.white, b))) for t, b in zip(self.tiles, black_of)]
         blacks = [float(np.mean(b)) for b in black_of]
-        seen = [i for i, t in enumerate(self.tiles) if t.seen]
+        seen = [i for i, t in enumerate(self.tiles) if t.seen and ok[i]]
         typical = float(np.median([spans[i] for i in seen])) if seen else 0.0
         dark = float(np.median([blacks[i] for i in seen])) if seen else 0.0
 
@@ -178,7 +183,7 @@ class Layout:
         goods = [good(i) for i in range(FLAG_COUNT)]
         out = []
         for flag in range(1, FLAG_COUNT + 1):
-            order = sorted(range(FLAG_COUNT), key=lambda i: (not goods[i],
+            order = sorted(range(FLAG_COUNT), key=lambda i: (not ok[i], not goods[i],
                                                              not self.tiles[i].seen,
                                                              abs(i + 1 - flag)))
             k = order[0]

@@ -134,12 +134,24 @@ def measure_tiles(frame: np.ndarray, layout: Layout, px_per_mm: float) -> TileMe
             if bend < 0:
                 sigma += cfg.step * 0.5 * (fits[i - 1] - fits[i + 1]) / bend
         found.append(sigma)
-        if cut.ndim == 3:
+        if cut.ndim == 3 and _inside(m, size, frame.shape):
+            # (A tile partly out of the frame is cut with its edge pixels repeated: they
+            # may be anything, and its black is not measured.)
             black = drawn[i] <= cfg.black_at * 255.0
             if int(black.sum()) >= cfg.black_min_px:
                 b, g, r = np.median(cut[y:y + mid.shape[0], x:x + mid.shape[1]][black], axis=0)
                 blacks[t.flag] = (float(b), float(g), float(r))
     return TileMeasures(float(np.median(found)) if found else None, blacks)
+
+
+def _inside(m: np.ndarray, size: tuple[int, int], shape: tuple[int, ...]) -> bool:
+    """Whether the whole cut of `size` (w, h) that the affine map `m` (cut px -> frame px)
+    takes from a frame of `shape` lies inside that frame."""
+    w, h = size
+    corners = np.array([[0, 0, 1], [w - 1, 0, 1], [0, h - 1, 1], [w - 1, h - 1, 1]], np.float64)
+    xy = corners @ m.T
+    return bool((xy[:, 0] >= 0).all() and (xy[:, 0] <= shape[1] - 1).all()
+                and (xy[:, 1] >= 0).all() and (xy[:, 1] <= shape[0] - 1).all())
 
 
 def template_softness(measured: float | None, current: float) -> float:

@@ -147,6 +147,24 @@ def test_the_tiles_black_is_measured_where_their_drawing_is_black() -> None:
     assert measure_tiles(np.full_like(frame, 128), layout, 2.0).blacks == {}
 
 
+def test_a_tile_partly_out_of_the_frame_gives_no_black() -> None:
+    # At the reference rig the sample table's claimed tiles lie by the frame's top and
+    # bottom edges: their cut runs out of the frame, where its edge pixels are repeated,
+    # and what lies there may be anything.  Their strips take the nearest measured tile's
+    # black instead.
+    frame = _frame(0.0)
+    layout = acquire(frame, allow_missing=True)
+    got = measure_tiles(frame, layout, 2.0)
+    edge = {t.flag for t in layout.tiles if t.seen and t.state != "line"}
+    assert edge and not edge & set(got.blacks)
+    assert all(max(black) <= 12.0 for black in got.blacks.values())
+    ink = layout.with_ink_blacks(got.blacks).ink_references()
+    assert ink is not None
+    for flag in edge:
+        assert any(np.array_equal(ink[flag - 1][1], np.asarray(b, np.float32))
+                   for b in got.blacks.values())
+
+
 def test_colours_are_read_on_the_tiles_darkest_pixels_whatever_black_the_shapes_use() -> None:
     # The colour model and the frame's colour map were set on the darkest pixels' black:
     # a zone's colour cells are brought back to that scale from the strip's reflectance.
