@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from companion.commands import seed_range
 from companion.synth import RIGS, Degrade, Setup, render, rendition
 from companion.synth.dataset import random_scene
 from companion.synth.zoo import FAMILIES, HELD_OUT
@@ -73,26 +74,23 @@ def tally(families: Sequence[str], seeds: Sequence[int], rig: str, frames: int) 
     return out
 
 
-def _seeds(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion bench hands",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=8,
                         help="frames per family and printing seed (default 8, half with an arm)")
-    parser.add_argument("--seeds", default="0-4", help="printing seeds, as 0-4 (default)")
+    parser.add_argument("--seeds", type=seed_range, default=seed_range("0-4"),
+                        help="printing seeds, as 0-4 (default)")
     parser.add_argument("--rig", choices=("reference", "webcam", "both"), default="both")
     parser.add_argument("--misses", type=int, default=0, help="frames gone wrong to list")
     args = parser.parse_args(list(argv or []))
-    seeds = _seeds(args.seeds)
+    seeds = list(args.seeds)
+    named = f"{seeds[0]}" if len(seeds) == 1 else f"{seeds[0]}-{seeds[-1]}"
     rigs = ("reference", "webcam") if args.rig == "both" else (args.rig,)
     groups = (("held-out", [f for f in FAMILIES if f in HELD_OUT]),
               ("tuning", [f for f in FAMILIES if f not in HELD_OUT]))
     print(f"companion bench hands: {args.frames} frames per family and printing seed "
-          f"{args.seeds}, every other one with an arm; targets every arm and flag under it "
+          f"{named}, every other one with an arm; targets every arm and flag under it "
           "found, no flag reported that no arm covers")
     for rig in rigs:
         for group, families in groups:

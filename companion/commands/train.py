@@ -6,18 +6,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from companion.commands import seed_range
 from companion.errors import CompanionError
 
 
 def _seeds(text: str) -> range:
-    try:
-        lo, _, hi = text.partition("-")
-        first, last = int(lo), int(hi or lo)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed range like 1-12") from None
-    if first < 1 or last < first:
+    seeds = seed_range(text)
+    if seeds.start < 1:
         raise argparse.ArgumentTypeError("seeds run from 1 (seed 0 is the bench's own tables)")
-    return range(first, last + 1)
+    return seeds
 
 
 def _families(text: str) -> tuple[str, ...]:

@@ -123,3 +123,6 @@ def test_the_hands_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) 
     assert main(["--frames", "1", "--seeds", "0", "--rig", "webcam"]) == 0
     out = capsys.readouterr().out
     assert "webcam    held-out" in out and "webcam    tuning" in out and "arms found" in out
+    with pytest.raises(SystemExit):             # a malformed range: argparse's message
+        main(["--seeds", "4-x"])
+    assert "is not a seed range" in capsys.readouterr().err
