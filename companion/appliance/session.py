@@ -93,7 +93,9 @@ class Session:
         self._ended = source is None and observations is None
         self._moving = False
         self._unreadable = False
-        self._sent: tuple[bool, bool, bool] | None = None   # deck, moving, unreadable last told
+        self._glare: tuple[int, ...] = ()
+        # what the table screen's waiting line was last told (`_shown`)
+        self._sent: tuple[bool, bool, bool, tuple[int, ...]] | None = None
         self.confirmed_frame: np.ndarray | None = None   # the frame of the last still read
         self.want_preview = False
         self.last_frame: np.ndarray | None = None   # read and written on the worker only
@@ -122,10 +124,11 @@ class Session:
             self._post(lambda: on_view(view))
 
     def _status(self) -> None:
-        self._sent = (self._deck(), self._moving, self._unreadable)
+        self._sent = self._shown()
         if self._on_status is not None:
             status = Status(self._frames, self._errors, self._last_error, self._ended,
-                            self._waiting, self._deck(), self._moving, self._unreadable)
+                            self._waiting, self._deck(), self._moving, self._unreadable,
+                            self._glare)
             on_status = self._on_status
             self._post(lambda: on_status(status))
 
@@ -163,6 +166,9 @@ class Session:
                 return False
             self._frames += 1
             self.referee.feed(obs, t)
+            if not obs.motion and obs.glare != self._glare:
+                self._glare = obs.glare
+                self._status()
             return True
         assert self._source is not None
         frame: Frame | None = self._source.read()
@@ -187,6 +193,8 @@ class Session:
             self._preview(main, None)
         self._moving = sight.moving
         self._unreadable = sight.error is not None
+        if not sight.moving and sight.error is None and sight.observation is not None:
+            self._glare = sight.observation.glare
         if sight.error is not None:
             # A frame without its tiles (a hand over the QR codes, a bumped camera): say so on
             # the calibration screen and keep going.
@@ -196,9 +204,13 @@ class Session:
                 self._status()
         elif self._frames % 25 == 0:
             self._status()
-        if self._sent != (self._deck(), self._moving, self._unreadable):
+        if self._sent != self._shown():
             self._status()   # what the table screen says it waits for has changed
         return True
+
+    def _shown(self) -> tuple[bool, bool, bool, tuple[int, ...]]:
+        """What the table screen's waiting line depends on besides the referee's state."""
+        return self._deck(), self._moving, self._unreadable, self._glare
 
     def _deck(self) -> bool:
         return self.eyes.reader is not None or self._observations is not None

@@ -30,6 +30,7 @@ class Status:
     deck: bool = True            # a deck is enrolled: the cards can be read
     moving: bool = False         # the table moves (hands over it): nothing is read meanwhile
     unreadable: bool = False     # the last still frame could not be read (tiles hidden)
+    glare: tuple[int, ...] = ()  # flags the last still frame showed under glare
 
 
 __all__ = ["Preview", "Status"]

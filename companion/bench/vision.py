@@ -211,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if not kind:
                         first_ms[rig_name].append(first)
                         read_ms[rig_name].append(again)
-                    target.add(obs, truth, label)
+                    target.add(obs, truth, label, spot=deg.glare > 0)
                     if rig_name == "reference" and not kind and len(motion_ms) < 60:
                         lores = make_lores(frame)
                         t = time.perf_counter()
@@ -264,6 +264,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{hs['false_obstructed']} flags in {hs['alarm_frames']} of {hs['frames']} frames "
               f"({hs['false_obstructed'] / max(1, hs['frames']):.2f} per frame)   target every "
               f"hand, no false alarm  {_ok(hs['hands_found'] == hs['hands'] and not hs['false_obstructed'])}")
+        print(f"  glare: reported in {hs['spot_found']} of {hs['spot_frames']} frames drawn with a "
+              f"spot, in {hs['plain_glare']} of {hs['plain_frames']} without one; "
+              f"{hs['lost_at_glare']} of the {hs['lost']} cards lost at flags (missed, or wrong "
+              "and not flagged) lay where glare was reported (the referee names the glare)")
         colour = _merge([sc for (f, r), sc in colour_scores.items() if r == rig_name])
         cs = colour.summary()
         if cs["frames"]:

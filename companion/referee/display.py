@@ -129,7 +129,8 @@ IDLE = Display(in_game=False)
 
 
 def _violation_flag(violation: Any) -> int | None:
-    """The flag a violation is at: its refused claim's, or its attempted action's."""
+    """The flag a violation is at: its refused claim's, its attempted action's, or the one
+    its facts name (a tile out of sight, glare over a flag)."""
     verdict = getattr(violation, "verdict", None)
     if verdict is not None:
         return int(verdict.flag)
@@ -138,7 +139,9 @@ def _violation_flag(violation: Any) -> int | None:
         value = getattr(action, name, None)
         if isinstance(value, int):
             return value
-    return None
+    params = getattr(violation, "params", None) or {}
+    value = params.get("flag")
+    return value if isinstance(value, int) else None
 
 
 def display_of(state: RefereeState) -> Display:

@@ -62,9 +62,10 @@ log = logging.getLogger(__name__)
 Mode = Literal["playing", "holding", "round-over", "match-over"]
 
 VIOLATION_REASONS: tuple[str, ...] = STATE_REASONS + INFER_REASONS + (
-    "record-differs", "undo-restore", "record-error", "referee-error")
+    "glare", "record-differs", "undo-restore", "record-error", "referee-error")
 """Every `Violation.reason` the referee opens: the rules core's, the tables no action
-explains (`infer`), the table differing from the record or from an undo, the failsafe."""
+explains (`infer`; `glare` when they differ where the camera saw glare), the table
+differing from the record or from an undo, the failsafe."""
 REFUSAL_REASONS: tuple[str, ...] = (
     "no-claim-now", "no-such-action", "no-card-to-correct", "correction-refused", "no-undo",
     "no-redo")
@@ -405,6 +406,8 @@ class Referee:
             return self._settle(Violation(self._hold_reason, f"{what} ({_diff(committed, view)})",
                                           params={"diff": _diff_parts(committed, view)}))
         found = explain(committed, view)
+        if isinstance(found, Unexplained):
+            found = _blame_glare(found, committed, view, stable.observation.glare)
         if not isinstance(found, Explained):
             self._doubts = ()  # doubts are asked only about a change that can be committed
         if isinstance(found, Unexplained):
@@ -723,6 +726,27 @@ def confirmed_observation(game: GameState, seen: Table) -> Observation:
 def _read_at(view: Table, d: Doubt) -> Card | None:
     cards = view.cards_at(d.where)
     return cards[d.index] if 0 <= d.index < len(cards) else None
+
+
+def _blame_glare(found: Unexplained, committed: Table, view: Table,
+                 glare: Sequence[int]) -> Unexplained:
+    """`found`, or the glare when the table seen differs from the committed one at flags
+    the camera saw under glare: there it may miss or misread cards (`vision.glare`), and a
+    card "taken away" or "moved" is more likely a card it cannot see.  The players are told
+    to take the glare away; the table is then judged again as it is."""
+    hidden = tuple(n for n in glare if committed.tiles[n - 1] != view.tiles[n - 1]
+                   or any(committed.side(n, s) != view.side(n, s) for s in SIDES))
+    if not hidden:
+        return found
+    where = f"flag {hidden[0]}" if len(hidden) == 1 else \
+        "flags " + ", ".join(str(n) for n in hidden)
+    params: dict[str, object] = {"flag": hidden[0], "flags": hidden,
+                                 "diff": _diff_parts(committed, view)}
+    if len(hidden) > 1:
+        params["case"] = "many"
+    return Unexplained("glare", f"glare over {where} may hide or change the cards there "
+                                f"({_diff(committed, view)}); shade the light or move the "
+                                "lamp", params)
 
 
 def _diff_parts(expected: Table, seen: Table) -> tuple[Part, ...]:

@@ -215,6 +215,14 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                        "discards it",
                        "{card} est apparue à côté de la ligne (côté {side:side}) sans carte de "
                        "ruse qui la défausse"),
+    "glare": ("glare over flag {flag} may hide or change the cards there ({diff}); shade the "
+              "light or move the lamp",
+              "un reflet sur le drapeau {flag} peut cacher ou changer les cartes ({diff}) ; "
+              "masquez la lumière ou déplacez la lampe"),
+    "glare.many": ("glare over flags {flags} may hide or change the cards there ({diff}); shade "
+                   "the light or move the lamp",
+                   "un reflet sur les drapeaux {flags} peut cacher ou changer les cartes "
+                   "({diff}) ; masquez la lumière ou déplacez la lampe"),
     # -- the referee: holding, failsafe -----------------------------------------------------------
     "record-differs": ("the table differs from the match record; put it back as recorded "
                        "({diff})",

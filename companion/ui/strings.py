@@ -169,6 +169,10 @@ EN: dict[str, str] = {
     "wait.deck": "No deck enrolled: the cards cannot be read. Camera > Enrol the deck",
     "wait.hands": "Waiting for the hands to leave the table",
     "wait.tiles": "Cannot see all nine flag tiles: uncover them",
+    "wait.glare": "Glare over flag {flag}: the camera may miss cards there. Shade the light "
+                  "or move the lamp",
+    "wait.glare_many": "Glare over flags {flags}: the camera may miss cards there. Shade the "
+                       "light or move the lamp",
     "wait.answer": "Waiting for your answer: {what}",
     "wait.fix": "Waiting for a fix: {what}",
     "wait.guile": "Waiting: {what}",
@@ -344,6 +348,10 @@ FR: dict[str, str] = {
                  "Caméra > Apprendre les cartes",
     "wait.hands": "En attente : des mains sont au-dessus de la table",
     "wait.tiles": "Les neuf tuiles ne sont pas toutes visibles : découvrez-les",
+    "wait.glare": "Reflet sur le drapeau {flag} : la caméra peut y manquer des cartes. "
+                  "Masquez la lumière ou déplacez la lampe",
+    "wait.glare_many": "Reflet sur les drapeaux {flags} : la caméra peut y manquer des cartes. "
+                       "Masquez la lumière ou déplacez la lampe",
     "wait.answer": "En attente de votre réponse : {what}",
     "wait.fix": "En attente d'une correction : {what}",
     "wait.guile": "En attente : {what}",
@@ -415,6 +423,10 @@ ST_EN: dict[str, str] = {
     "act.draw_troop": "{name} drew a Clan card",
     "act.draw_tactics": "{name} drew a Tactic card",
     "wait.tiles": "Cannot see all nine stone tiles: uncover them",
+    "wait.glare": "Glare over stone {flag}: the camera may miss cards there. Shade the light "
+                  "or move the lamp",
+    "wait.glare_many": "Glare over stones {flags}: the camera may miss cards there. Shade the "
+                       "light or move the lamp",
 }
 
 ST_FR: dict[str, str] = {
@@ -449,6 +461,10 @@ ST_FR: dict[str, str] = {
     "act.draw_troop": "{name} a pioché une carte Clan",
     "act.draw_tactics": "{name} a pioché une carte Tactique",
     "wait.tiles": "Les neuf tuiles des bornes ne sont pas toutes visibles : découvrez-les",
+    "wait.glare": "Reflet sur la borne {flag} : la caméra peut y manquer des cartes. "
+                  "Masquez la lumière ou déplacez la lampe",
+    "wait.glare_many": "Reflet sur les bornes {flags} : la caméra peut y manquer des cartes. "
+                       "Masquez la lumière ou déplacez la lampe",
     "can_claim": "{name} peut\nla prendre",
 }
 

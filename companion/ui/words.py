@@ -113,7 +113,8 @@ def last_action_line(view: Display, lang: str, naming: Naming, names: Names,
 def status_line(view: Display, status: Status, lang: str, naming: Naming, names: Names,
                 problem: str = "", edition: Edition | None = None) -> str:
     """What the companion waits for now, first things first: the camera, a deck, hands over
-    the table, the tiles, a player's answer, a card; never empty while a game is on.
+    the table, the tiles, a player's answer, glare over the flags, a card; never empty while
+    a game is on.
 
     `problem` is the first open problem in words (the referee's sentence in `lang`).
     """
@@ -140,6 +141,11 @@ def status_line(view: Display, status: Status, lang: str, naming: Naming, names:
         return tr("wait.guile", lang, what=problem)
     if view.mode == "holding":
         return tr("wait.restore", lang)
+    if status.glare and view.in_game:
+        if len(status.glare) == 1:
+            return tr("wait.glare", lang, edition, flag=status.glare[0])
+        return tr("wait.glare_many", lang, edition,
+                  flags=", ".join(str(n) for n in status.glare))
     if status.ended:
         return tr("status.source_ended", lang)
     if view.to_play is not None and view.in_game:

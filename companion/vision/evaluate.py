@@ -53,14 +53,31 @@ class Score:
     hands_found: int = 0      # ... where at least one of its flags was reported obstructed
     alarm_frames: int = 0     # frames reporting a flag no hand covers
     errors: int = 0           # frames the pipeline refused (a VisionError)
+    # Glare (`Observation.glare`): frames drawn with a glare spot and those of them where
+    # the reader reported glare over some flag; frames drawn without one reporting it all
+    # the same; cards lost (missed, or read wrong and not flagged) at flags, and those of
+    # them at a flag the reader reported under glare (the referee names the glare there).
+    spot_frames: int = 0
+    spot_found: int = 0
+    plain_frames: int = 0
+    plain_glare: int = 0
+    lost: int = 0
+    lost_at_glare: int = 0
     times: list[float] = field(default_factory=list)
     mistakes: list[str] = field(default_factory=list)
     # Right reads made doubts, by the reason the reader gave (`Doubt.why`; one read may
     # count under several): where the doubts worth taking away lie.
     doubt_why: dict[str, int] = field(default_factory=dict)
 
-    def add(self, obs: Observation, truth: Observation, name: str = "") -> None:
+    def add(self, obs: Observation, truth: Observation, name: str = "",
+            spot: bool | None = None) -> None:
+        """`spot`: whether the frame was drawn with a glare spot (None: not known)."""
         self.frames += 1
+        if spot is not None:
+            self.spot_frames += spot
+            self.spot_found += spot and bool(obs.glare)
+            self.plain_frames += not spot
+            self.plain_glare += not spot and bool(obs.glare)
         hidden = set(truth.obstructed)
         self.obstructed_flags += len(hidden)
         self.obstructed_found += len(hidden & set(obs.obstructed))
@@ -84,7 +101,11 @@ class Score:
                 if f_true.flag in hidden:
                     self.obstructed_cards += len(f_true.side(side))
                     continue
+                lost = self.missed + self.wrong
                 self._lists(f_obs.side(side), f_true.side(side), where, doubts, name)
+                lost = self.missed + self.wrong - lost
+                self.lost += lost
+                self.lost_at_glare += lost if f_true.flag in obs.glare else 0
         for side in SIDES:
             self._lists(obs.offline(side), truth.offline(side), Place(OFFLINE, side), doubts,
                         name)
@@ -135,6 +156,9 @@ class Score:
             "hands": self.hands, "hands_found": self.hands_found,
             "alarm_frames": self.alarm_frames,
             "obstructed_cards_skipped": self.obstructed_cards,
+            "spot_frames": self.spot_frames, "spot_found": self.spot_found,
+            "plain_frames": self.plain_frames, "plain_glare": self.plain_glare,
+            "lost": self.lost, "lost_at_glare": self.lost_at_glare,
         }
 
     def lines(self) -> list[str]:

@@ -7,6 +7,8 @@ environment cards (`FOG`, `MUD`) among a side's cards, as the contract's example
 Extensions to the contract (extra keys, never changed ones):
 - each doubtful entry also carries `index`, the position of the read in its list;
 - `obstructed`: flags whose zones were partly hidden (a hand over the table);
+- `glare`: flags whose card zones lie partly under a glare spot (`vision.glare`): the camera
+  may miss or misread cards there;
 - `motion`: whether the frame was judged to be moving (set by the capture loop).
 """
 
@@ -63,6 +65,7 @@ class Observation:
     doubtful: tuple[Doubt, ...] = ()
     obstructed: tuple[int, ...] = ()
     motion: bool = False
+    glare: tuple[int, ...] = ()
 
     def offline(self, side: Side) -> tuple[Card, ...]:
         return self.offline_north if side == "north" else self.offline_south
@@ -94,6 +97,7 @@ class Observation:
                           "score": round(d.score, 3), "index": d.index} for d in self.doubtful],
             "obstructed": list(self.obstructed),
             "motion": self.motion,
+            "glare": list(self.glare),
         }
 
     def dumps(self) -> str:
@@ -127,8 +131,8 @@ class Observation:
             except (KeyError, TypeError, ValueError, NotationError) as exc:
                 raise ObservationError(f"malformed doubtful entry {d!r}: {exc}") from None
         return cls(tuple(flags), _cards(offline.get("north", [])), _cards(offline.get("south", [])),
-                   tuple(doubts), tuple(int(x) for x in obj.get("obstructed", [])),
-                   bool(obj.get("motion", False)))
+                   tuple(doubts), _flag_numbers(obj, "obstructed"), bool(obj.get("motion", False)),
+                   _flag_numbers(obj, "glare"))
 
     @classmethod
     def loads(cls, text: str) -> Observation:
@@ -149,6 +153,16 @@ def _cards(items: object) -> tuple[Card, ...]:
     if not isinstance(items, list):
         raise ObservationError("card lists must be JSON lists of card codes")
     return tuple(_card(c) for c in items)
+
+
+def _flag_numbers(obj: dict[str, Any], key: str) -> tuple[int, ...]:
+    """The flag numbers under `key` (absent: none)."""
+    items = obj.get(key, [])
+    if not isinstance(items, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= FLAG_COUNT
+            for n in items):
+        raise ObservationError(f"{key!r} must be a list of flag numbers 1-{FLAG_COUNT}")
+    return tuple(items)
 
 
 __all__ = ["FORMAT", "SIDES", "Doubt", "FlagObservation", "Observation", "ObservationError",

@@ -26,6 +26,7 @@ from . import zones as zone_steps
 from .capture import check_frame
 from .config import load_config
 from .deck import Deck
+from .glare import glare_flags
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import CardRead, colour_unsure, faint_band, is_card, looks_disagree, recolour
@@ -201,8 +202,8 @@ class TableReader:
         return places, zones, obstructed
 
     def _read_zones(self, frame: np.ndarray, zones: list[Zone], layout: Layout
-                    ) -> tuple[list[list[CardRead]], tuple[int, ...]]:
-        """Every zone's reads, and the flags under hands (`hand_flags`): shared with the
+                    ) -> tuple[list[list[CardRead]], _OverTable]:
+        """Every zone's reads, and what lies over the flags (`_over_table`): shared with the
         worker processes when there are any, else in this process."""
         pool = self._workers
         if pool is not None and pool.closed:
@@ -222,13 +223,14 @@ class TableReader:
                 raise
             finally:
                 pool.lock.release()
-        return self._read_here(frame, zones), hand_flags(frame, layout)
+        return self._read_here(frame, zones), _over_table(frame, layout)
 
     def _read_shared(self, pool: ZoneWorkers, frame: np.ndarray, zones: list[Zone],
-                     layout: Layout) -> tuple[list[list[CardRead]], tuple[int, ...]]:
+                     layout: Layout) -> tuple[list[list[CardRead]], _OverTable]:
         """The zones shared out from west to east, this process first (the same zones every
         frame, so each process keeps its zones' pixel maps, and each worker is handed only
-        its stretch of the frame); this process looks for hands while the workers read.
+        its stretch of the frame); this process looks over the flags (hands, glare) while the
+        workers read.
 
         The workers cut their zones while this process cuts its own, and answer with their
         zones' margins (a few numbers per row); the table's shade from every zone's margins
@@ -254,9 +256,9 @@ class TableReader:
         reads = {i: self._memory.read(refl, m, zones[i], refs, self.templates, s,
                                       self.remember)
                  for i, (refl, m) in own.items()}
-        hands = hand_flags(frame, layout)
+        over = _over_table(frame, layout)
         reads.update(pool.reads())
-        return [reads[i] for i in range(len(zones))], hands
+        return [reads[i] for i in range(len(zones))], over
 
     @staticmethod
     def _shares(zones: list[Zone], parts: int, first: float = 1.0
@@ -290,9 +292,11 @@ class TableReader:
                       list(range(len(zones))))
 
     def _zones(self, frame: np.ndarray, layout: Layout
-               ) -> tuple[list[tuple[Place, list[CardRead]]], list[int]]:
+               ) -> tuple[list[tuple[Place, list[CardRead]]], list[int], tuple[int, ...]]:
+        """Each place's reads, the flags obstructed (tiles or zones under a hand), the flags
+        under glare."""
         places, zones, obstructed = self._zone_list(layout)
-        results, hands = self._read_zones(frame, zones, layout)
+        results, (hands, glare) = self._read_zones(frame, zones, layout)
         out: list[tuple[Place, list[CardRead]]] = []
         merged: dict[Place, int] = {}
         for place, reads in zip(places, results):
@@ -302,7 +306,7 @@ class TableReader:
                 merged[place] = len(out)
                 out.append((place, list(reads)))
         obstructed.update(hands)
-        return out, sorted(obstructed)
+        return out, sorted(obstructed), glare
 
     # -- the whole table ----------------------------------------------------------------------
     def _settle(self, slots: list[_Slot]) -> None:
@@ -368,7 +372,7 @@ class TableReader:
         measured = measure_tiles(frame, layout, self.settings.px_per_mm)
         self.softness = template_softness(measured.softness, self.softness)
         self.templates = self.deck.templates_at(self.softness)
-        zones, obstructed = self._zones(frame, layout.with_ink_blacks(measured.blacks))
+        zones, obstructed, glare = self._zones(frame, layout.with_ink_blacks(measured.blacks))
         every = [r for _, reads in zones for r in reads]
         redone = iter(recolour(every, self.templates))
         zones = [(place, [next(redone) for _ in reads]) for place, reads in zones]
@@ -394,7 +398,15 @@ class TableReader:
         doubts = tuple(sl.doubt for sl in slots if sl.doubt is not None)
         return Observation(flags, tuple(lists.get(Place(OFFLINE, "north"), ())),
                            tuple(lists.get(Place(OFFLINE, "south"), ())), doubts,
-                           tuple(obstructed))
+                           tuple(obstructed), glare=glare)
+
+
+_OverTable = tuple[tuple[int, ...], tuple[int, ...]]
+"""The flags under hands (`layout.hand_flags`) and under glare (`glare.glare_flags`)."""
+
+
+def _over_table(frame: np.ndarray, layout: Layout) -> _OverTable:
+    return hand_flags(frame, layout), glare_flags(frame, layout)
 
 
 def read_image(path: str, deck: Deck, allow_missing_tiles: bool = False) -> Observation:

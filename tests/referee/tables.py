@@ -53,8 +53,8 @@ class Table:
         return self
 
     def observation(self, *, doubtful: tuple[Doubt, ...] = (), obstructed: tuple[int, ...] = (),
-                    motion: bool = False,
-                    misread: dict[str, str] | None = None) -> Observation:
+                    motion: bool = False, misread: dict[str, str] | None = None,
+                    glare: tuple[int, ...] = ()) -> Observation:
         swap = {C(a): C(b) for a, b in (misread or {}).items()}
         flags = tuple(FlagObservation(
             n, self.tiles[n],  # type: ignore[arg-type]
@@ -62,7 +62,7 @@ class Table:
             tuple(swap.get(c, c) for c in self.sides[(n, "south")])) for n in range(1, 10))
         return Observation(flags, tuple(swap.get(c, c) for c in self.off["north"]),
                            tuple(swap.get(c, c) for c in self.off["south"]), doubtful,
-                           obstructed, motion)
+                           obstructed, motion, glare)
 
 
 class Camera:

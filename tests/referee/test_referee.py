@@ -109,6 +109,38 @@ def test_card_lifted_and_put_back(cam: Camera) -> None:
     assert cam.referee.state.violations == () and cam.referee.state.game == before
 
 
+def test_cards_lost_under_glare_name_the_glare(cam: Camera) -> None:
+    """A card the camera loses under a glare spot is not called "taken back": the players
+    are told of the glare over its flag; the state is kept, and the violation goes when
+    the card is seen again.  A steady glare does not stop the table from settling."""
+    t = Table()
+    cam.settle(t, glare=(3,))
+    assert committed(cam.settle(t.lay("south", "R8", 3), glare=(3,))) == [
+        Play("south", C("R8"), 3)]
+    assert committed(cam.settle(t.lay("north", "B2", 4))) == [Play("north", C("B2"), 4)]
+    before = cam.referee.state.game
+    t.lift("R8")
+    events = cam.settle(t, glare=(3, 7))
+    assert violations(events) == ["glare"]
+    violation = cam.referee.state.violations[0]
+    assert violation.params["flag"] == 3 and violation.params["flags"] == (3,)
+    assert "glare over flag 3" in violation.message and "R8" in violation.message
+    assert "reflet sur le drapeau 3" in violation.text("fr")
+    assert cam.referee.state.game == before
+    # The same loss where no glare is seen is the rules' violation.
+    assert violations(cam.settle(t, glare=(7,))) == ["card-taken-back"]
+    t.lay("south", "R8", 3)
+    cam.settle(t, glare=(3,))
+    assert cam.referee.state.violations == () and cam.referee.state.game == before
+    # Two flags under glare, both changed: both named.
+    t.lift("R8").lift("B2")
+    cam.settle(t, glare=(3, 4))
+    violation = cam.referee.state.violations[0]
+    assert violation.reason == "glare" and violation.params["flags"] == (3, 4)
+    assert "glare over flags 3, 4" in violation.message
+    assert "reflet sur les drapeaux 3, 4" in violation.text("fr")
+
+
 def test_fog_and_mud(cam: Camera) -> None:
     t = Table()
     cam.settle(t.lay("south", "R8", 3))

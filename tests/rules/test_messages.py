@@ -35,7 +35,7 @@ SAMPLE: dict[str, object] = {
     "verdict_reason": "incomplete", "first": R8, "second": B2, "error": "disk full",
     "diff": (Part("diff.missing", {"card": R8, "place": Place(3, "south")}),
              Part("diff.tile", {"flag": 4, "seen": "line", "recorded": "north"})),
-    "mode": "holding", "index": 2, "seen": "line", "recorded": "north",
+    "mode": "holding", "index": 2, "flags": (3, 4), "seen": "line", "recorded": "north",
     "why": Part("side-full", {"action": Play("south", R8, 3), "player": "south", "flag": 3,
                               "capacity": 3, "card": R8}),
 }

@@ -125,3 +125,31 @@ def test_a_violation_in_french(start_app, artifacts_dir: Path) -> None:
     app.go("table")
     ui.until(lambda: "Brune playing violet 7 at flag 5: Brune has already played"
              in table.ids.status_label.text, what="the English violation")
+
+
+def test_glare_over_a_flag_is_named_on_the_table_screen(start_app, artifacts_dir: Path) -> None:
+    """Glare over flag 1: the table screen warns of it while the cards are seen, and when
+    the camera loses a card there the players read "glare over flag 1", not "R10 was taken
+    away"."""
+    from dataclasses import replace
+
+    steps = list(observations(OPENING))
+    last = steps[-1]
+    lost = replace(last, flags=(replace(last.flags[0], south=last.flags[0].south[:-1]),)
+                   + last.flags[1:], glare=(1,))
+    seen = replace(last, glare=(1,))
+    # Paced (8 frames a second): the warning stands for five seconds before the loss.
+    ui = start_app(make_referee, {"observations": steps + [seen] * 40 + [lost] * 6,
+                                  "frame_interval": 0.125})
+    app = ui.app
+    table = ui.screen("table")
+    ui.until(lambda: table.ids.status_label.text.startswith(
+        "Glare over flag 1: the camera may miss cards there"), what="the glare warning")
+    assert not app.view.problems and len(app.view.actions) == 5
+    ui.shot(artifacts_dir, "table-glare")
+    ui.until(lambda: app.view.problems, what="the glare violation")
+    (problem,) = app.view.problems
+    assert problem.kind == "violation" and problem.reason == "glare"
+    ui.until(lambda: "Glare over flag 1 may hide or change the cards there" in
+             table.ids.status_label.text, what="the glare named")
+    ui.shot(artifacts_dir, "table-glare-violation")

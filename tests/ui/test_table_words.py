@@ -17,6 +17,7 @@ from companion.rules.actions import Claim, Pass, Play, Redeploy
 from companion.rules.cards import BY_CODE
 from companion.rules.formation import best_formation
 from companion.rules.messages import message
+from companion.rules.edition import edition
 from companion.rules.place import Place
 from companion.ui.colours import CARD_RGBA, SIDE_RGBA, SUIT_MARKS
 from companion.ui.words import action_words, card_naming, place_words, status_line
@@ -52,6 +53,16 @@ def test_the_status_line_always_says_what_it_waits_for() -> None:
     assert said(played, READING) == "Waiting for North to play a card (South may still claim)"
     assert said(played, Status(frames=9, ended=True)) == "The recorded frames are over"
     assert said(playing, Status(frames=3, deck=False), "fr").startswith("Aucun jeu")
+    # Glare over flags: said before whose card is awaited, after a problem to answer.
+    glare = Status(frames=3, glare=(4,))
+    assert said(playing, glare).startswith("Glare over flag 4: the camera may miss cards")
+    assert said(playing, Status(frames=3, glare=(4, 5)), "fr").startswith(
+        "Reflet sur les drapeaux 4, 5 :")
+    assert said(doubt, glare) == "Waiting for your answer: the problem"
+    assert said(playing, Status(frames=3, glare=(4,), moving=True)).startswith("Waiting for the")
+    stones = status_line(playing, glare, "fr", "schotten-fr", NAMES["fr"], "",
+                         edition("schotten-totten"))
+    assert stones.startswith("Reflet sur la borne 4 :")
 
 
 def test_actions_and_places_in_words_never_in_notation() -> None:

@@ -1,0 +1,68 @@
+"""Glare over the flags: a bright spot where the frame shows more light than paper reflects.
+
+A lamp's reflection on glossy cards adds light: inside the spot the ink is lifted towards the
+paper and the paper towards the sensor's top, and a strong spot washes a column's cards out
+of the frame altogether.  The reader then misses them or, worse, reads them wrong.  This is
+told apart from a bright printing by the tiles: no paper on the table reflects much more
+than the tiles' own white paper does under the same light (the factor leaves room for
+light that falls off across the table), so a patch brighter than the
+tiles' white by `glare.above_white` in every channel (clipped, where the white leaves
+no room above it) is light added.  A flag is under glare when such a patch covers enough of its card zone, on
+either side of the line.
+
+Limits: a frame whose tiles' white is near the sensor's top in every channel (overexposed)
+cannot tell glare from paper and reports none; a weak spot over dark stock lifts the ink without making
+anything brighter than white, and is not seen.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import load_config
+from .layout import Layout
+
+
+def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
+    """Flags whose card zones lie partly under a glare spot (see the module's notes)."""
+    cfg = load_config()["glare"]
+    h0, w0 = frame.shape[:2]
+    f = min(0.5, float(cfg["px_per_mm"]) / layout.pose.px_per_mm)
+    quarter = cv2.resize(frame, (max(2, w0 // 2), max(2, h0 // 2)),
+                         interpolation=cv2.INTER_NEAREST)
+    small = cv2.resize(quarter, (max(2, int(round(w0 * f))), max(2, int(round(h0 * f)))),
+                       interpolation=cv2.INTER_AREA)
+    f = small.shape[1] / w0
+    k = layout.pose.px_per_mm * f                       # small-frame px per mm
+    clipped = int(cfg["clipped"])
+    pose = layout.pose
+    # The tiles' white, channel by channel: the median of the flags' references (a tile
+    # under the spot itself gives its neighbour's, and is outvoted if it does not).
+    white = np.median(np.array([w for w, _ in layout.references()], np.float32), axis=0)
+    # A channel of that white near the sensor's top has no room above it: there the spot
+    # need only be as bright as the white (the other channels tell).
+    room = white < float(cfg["white_max"])
+    if not room.any():
+        return ()                       # overexposed: glare cannot be told from paper
+    need = np.where(room, np.minimum(float(cfg["above_white"]) * white, clipped), 0.98 * white)
+    spot = (small >= need[None, None, :]).all(axis=2)
+    spot = cv2.morphologyEx(spot.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero(spot)
+    if len(xs) == 0:
+        return ()
+    px, py = (xs + 0.5) / f, (ys + 0.5) / f
+    half = float(cfg["zone_half_width_mm"])
+    near, depth = float(cfg["zone_near_mm"]), float(cfg["zone_depth_mm"])
+    min_px = float(cfg["min_cover_mm2"]) * k * k
+    out = []
+    for t in layout.tiles:
+        s = pose.scale_at(t.anchor)
+        du = ((px - t.anchor[0]) * pose.east[0] + (py - t.anchor[1]) * pose.east[1]) / s
+        dv = np.abs((px - t.anchor[0]) * pose.south[0] + (py - t.anchor[1]) * pose.south[1]) / s
+        if int(np.count_nonzero((np.abs(du) < half) & (dv > near) & (dv < depth))) >= min_px:
+            out.append(t.flag)
+    return tuple(out)
+
+
+__all__ = ["glare_flags"]

@@ -1,0 +1,100 @@
+"""Glare over the flags (`vision.glare`): a bright spot over a flag's cards puts that flag in
+the observation's `glare`, so that the referee can name it instead of a card "taken back";
+uneven light, a bright exposure or a hand is no glare."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.synth import Degrade, Hand, render
+from companion.vision.glare import glare_flags
+from companion.vision.layout import acquire
+from companion.vision.observation import Observation, ObservationError
+from companion.vision.pipeline import TableReader
+
+from .vision_helpers import deck, printing, sample_scene
+
+# Table seeds drawing a wood, a felt and a laminate table (see synth.render._table).
+TABLES = (0, 1, 2, 5)
+# The renderer's plain light puts the tiles' white at the sensor's top: glare needs room
+# above it to be told from paper, which a camera's exposure normally leaves.
+EXPOSED = 0.85
+
+
+def _spot_over(flag: int, side_mm: float, table_seed: int) -> tuple[float, float]:
+    """Frame fractions `side_mm` south (negative: north) of flag `flag`'s tile."""
+    img = render(sample_scene(table_seed=table_seed), printing("classic"), seed=4)
+    layout = acquire(img)
+    x, y = layout.point(layout.tile(flag).anchor, 0.0, side_mm)
+    return x / img.shape[1], y / img.shape[0]
+
+
+@pytest.mark.parametrize("table_seed", TABLES)
+@pytest.mark.parametrize("flag,side_mm", [(2, 70.0), (5, -80.0), (8, 60.0)])
+def test_a_glare_spot_over_a_flags_cards_is_reported_there(table_seed: int, flag: int,
+                                                          side_mm: float) -> None:
+    at = _spot_over(flag, side_mm, table_seed)
+    deg = Degrade(exposure=EXPOSED, glare=0.7, glare_at=at, glare_radius=0.035)
+    img = render(sample_scene(table_seed=table_seed), printing("classic"), seed=4, degrade=deg)
+    found = glare_flags(img, acquire(img, allow_missing=True))
+    assert flag in found
+    assert all(abs(n - flag) <= 1 for n in found), found
+
+
+@pytest.mark.parametrize("table_seed", TABLES)
+@pytest.mark.parametrize("deg", [
+    Degrade(),
+    Degrade(exposure=EXPOSED),
+    Degrade(exposure=EXPOSED, light=0.4, light_dir_deg=80.0, vignette=0.3),  # light falling off
+    Degrade(exposure=0.95, cast=(1.1, 1.0, 0.9)),
+    Degrade(light=0.3, light_dir_deg=200.0, exposure=0.85, noise=4, jpeg=70),
+])
+def test_no_glare_without_a_spot(table_seed: int, deg: Degrade) -> None:
+    for name in ("classic", "bold"):
+        img = render(sample_scene(table_seed=table_seed), printing(name), seed=4, degrade=deg)
+        assert glare_flags(img, acquire(img, allow_missing=True)) == ()
+
+
+def test_a_hand_is_no_glare() -> None:
+    scene = replace(sample_scene(table_seed=1), hand=Hand("south", 0.0, 60.0, 0.0, 130.0))
+    img = render(scene, printing("bold"), seed=2, degrade=Degrade(exposure=EXPOSED))
+    assert glare_flags(img, acquire(img, allow_missing=True)) == ()
+
+
+def test_an_overexposed_frame_tells_no_glare() -> None:
+    """Tiles' white at the sensor's top in every channel: paper and glare look alike, and
+    nothing is claimed (a documented limit)."""
+    at = _spot_over(5, 70.0, 0)
+    deg = Degrade(glare=0.7, glare_at=at, glare_radius=0.035)
+    img = render(sample_scene(table_seed=0), printing("classic"), seed=4, degrade=deg)
+    layout = acquire(img, allow_missing=True)
+    assert min(np.min(t.white) for t in layout.tiles if t.seen) >= 235
+    assert glare_flags(img, layout) == ()
+
+
+def test_the_reader_reports_glare_and_the_observation_keeps_it() -> None:
+    at = _spot_over(7, 70.0, 0)
+    img = render(sample_scene(table_seed=0), printing("classic"), seed=4,
+                 degrade=Degrade(exposure=EXPOSED, glare=0.8, glare_at=at, glare_radius=0.04))
+    with TableReader(deck("classic"), workers=0) as reader:
+        obs = reader.read(img)
+    assert 7 in obs.glare
+    doc = obs.to_json()
+    assert doc["glare"] == list(obs.glare)
+    assert Observation.loads(json.dumps(doc)).glare == obs.glare
+    with TableReader(deck("classic"), workers=0) as reader:
+        assert reader.read(render(sample_scene(table_seed=0), printing("classic"), seed=4,
+                                  degrade=Degrade(exposure=EXPOSED))).glare == ()
+
+
+@pytest.mark.parametrize("bad", ["3", [0], [10], ["3"], [True], {"3": 1}])
+def test_a_malformed_glare_list_is_refused(bad: object) -> None:
+    doc = Observation().to_json()
+    doc["glare"] = bad
+    with pytest.raises(ObservationError, match="flag numbers"):
+        Observation.from_json(doc)
+    assert Observation.from_json({k: v for k, v in doc.items() if k != "glare"}).glare == ()
