@@ -1553,8 +1553,10 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     enrolled = np.array([tpl.vivid[idx[r.best]] for r in fit])
     seen = np.array([r.vivid for r in fit])
     keep = (enrolled > 1e-3) & np.array([r.best.is_troop for r in fit])
-    dull = bool(keep.sum() >= s.recolour_min_reads // 2) and float(
-        np.median(seen[keep] / enrolled[keep])) < s.colour_min_vivid
+    # How much more vivid than the enrolled faces the frame shows its colours (a camera's
+    # saturation, exposure): the map's fit starts with that taken out.
+    vivid_ratio = float(np.median(seen[keep] / enrolled[keep])) if keep.any() else 1.0
+    dull = bool(keep.sum() >= s.recolour_min_reads // 2) and vivid_ratio < s.colour_min_vivid
     if dull or float(np.sqrt(x[:, :2].var(axis=0).sum())) < \
             s.recolour_min_spread * float(np.sqrt(aim.var(axis=0).sum())):
         # Nor can any read of it name a colour: each is as near the grey of a pale colour
@@ -1594,9 +1596,13 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         return wmat, float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - gain * w0) ** 2).sum())
 
     best_cost, best_map = np.inf, w0
+    # Started as the frame is vivid: a colour twice as vivid as enrolled lies further than
+    # `colour_cap` from its own colour and the next one alike, and the names would follow
+    # the shapes alone.
+    gain0 = min(max(1.0 / max(vivid_ratio, 1e-6), 1.0 / s.colour_gain_max), s.colour_gain_max)
     for turn in s.recolour_turns:
         a = np.radians(turn)
-        wmat = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
+        wmat = gain0 * np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
         y = named(wmat)
         for _ in range(s.recolour_rounds):
             wmat, cost = fitted(y)

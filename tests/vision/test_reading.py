@@ -148,6 +148,31 @@ def test_a_frame_s_colours_all_brighter_are_mapped_back_whole() -> None:
     assert max(abs(r.colour_t) for r in out) < 0.05
 
 
+@pytest.mark.parametrize("vivid", [2.0, 3.0])
+def test_a_vivid_frame_s_yellows_with_no_orange_beside_them_stay_yellow(vivid: float) -> None:
+    # A frame showing every colour two or three times as vivid as enrolled (a second print
+    # run's ink, a camera's saturation), five yellow cards and no orange: every colour lay
+    # further than `colour_cap` from its own and the next alike, the map's fit started from
+    # names the shapes alone gave, and it settled with every yellow read orange (twice as
+    # vivid: a bench table at the webcam) or every card red (three times), silently.
+    # Started with the frame's vividness taken out, it names them all.
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, recolour
+
+    s = ReadingSettings.load()
+    tpl = deck("bold").templates
+    hue_of = {str(c): tpl.hues[i] for i, c in enumerate(tpl.cards)}
+    chosen = ["G10", "P3", "Y4", "Y5", "Y3", "P8", "B7", "Y1", "P4", "R6", "B6", "Y2", "R9",
+              "R2", "R8", "P10", "G9", "B3", "R4"]
+    reads = []
+    for code in chosen:
+        band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
+        h = (vivid * hue_of[code]).astype(np.float32)
+        reads.append(_scored(replace(band, hue=h, vivid=vivid * band.vivid), tpl, s, h))
+    assert [str(r.best) for r in recolour(reads, tpl)] == chosen
+
+
 def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     # A dull frame (glare) with its colours turned a little towards red, no red card on the
     # table, and three bands of glare over wood whose cells fit a purple value's layout and
