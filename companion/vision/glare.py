@@ -21,19 +21,13 @@ import cv2
 import numpy as np
 
 from .config import load_config
-from .layout import Layout
+from .layout import Layout, shrunk
 
 
 def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     """Flags whose card zones lie partly under a glare spot (see the module's notes)."""
     cfg = load_config()["glare"]
-    h0, w0 = frame.shape[:2]
-    f = min(0.5, float(cfg["px_per_mm"]) / layout.pose.px_per_mm)
-    quarter = cv2.resize(frame, (max(2, w0 // 2), max(2, h0 // 2)),
-                         interpolation=cv2.INTER_NEAREST)
-    small = cv2.resize(quarter, (max(2, int(round(w0 * f))), max(2, int(round(h0 * f)))),
-                       interpolation=cv2.INTER_AREA)
-    f = small.shape[1] / w0
+    small, f = shrunk(frame, layout, float(cfg["px_per_mm"]), 2)
     k = layout.pose.px_per_mm * f                       # small-frame px per mm
     clipped = int(cfg["clipped"])
     pose = layout.pose

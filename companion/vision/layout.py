@@ -1090,6 +1090,20 @@ def _finely_mixed(fg: np.ndarray, solid: np.ndarray, share: Sequence[float]) -> 
     return fg & (near > 0.5) & (solid_share >= lo) & (solid_share <= hi)
 
 
+def shrunk(frame: np.ndarray, layout: Layout, px_per_mm: float, skip: int
+           ) -> tuple[np.ndarray, float]:
+    """The frame shrunk to about `px_per_mm` of table (to 1/`skip` of its size at most), and
+    its pixels per frame pixel: one pixel in `skip` each way, then blocks averaged (a
+    fraction of a full shrink's cost)."""
+    h0, w0 = frame.shape[:2]
+    f = min(1.0 / skip, px_per_mm / layout.pose.px_per_mm)
+    picked = cv2.resize(frame, (max(2, w0 // skip), max(2, h0 // skip)),
+                        interpolation=cv2.INTER_NEAREST)
+    small = cv2.resize(picked, (max(2, int(round(w0 * f))), max(2, int(round(h0 * f)))),
+                       interpolation=cv2.INTER_AREA)
+    return small, small.shape[1] / w0
+
+
 def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     """Flags whose zones an arm covers: a large non-table region reaching the frame's edge.
 
@@ -1115,14 +1129,7 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     out to the zone's far end).
     """
     cfg = load_config()["obstruction"]
-    h0, w0 = frame.shape[:2]
-    f = min(0.25, float(cfg["px_per_mm"]) / layout.pose.px_per_mm)
-    # One pixel in four each way, then blocks averaged: a fraction of a full shrink's cost.
-    quarter = cv2.resize(frame, (max(2, w0 // 4), max(2, h0 // 4)),
-                         interpolation=cv2.INTER_NEAREST)
-    small = cv2.resize(quarter, (max(2, int(round(w0 * f))), max(2, int(round(h0 * f)))),
-                       interpolation=cv2.INTER_AREA)
-    f = small.shape[1] / w0
+    small, f = shrunk(frame, layout, float(cfg["px_per_mm"]), 4)
     whites = [t.white for t in layout.tiles if t.seen]
     white = np.median(np.array(whites, np.float32), axis=0) if whites else \
         np.full(3, 255.0, np.float32)
@@ -1249,4 +1256,5 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
 
 
 __all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "hand_flags",
-           "first_card_from", "frame_stretch", "hide_tile_edge", "layout_from_sightings"]
+           "first_card_from", "frame_stretch", "hide_tile_edge", "layout_from_sightings",
+           "shrunk"]

@@ -309,8 +309,9 @@ class TableReader:
         return out, sorted(obstructed), glare
 
     # -- the whole table ----------------------------------------------------------------------
-    def _settle(self, slots: list[_Slot]) -> None:
-        """Give each read a card, each card to one read at most; flag the unsure ones."""
+    def _settle(self, slots: list[_Slot], glare: tuple[int, ...] = ()) -> None:
+        """Give each read a card, each card to one read at most; flag the unsure ones
+        (`glare`: the flags under glare, whose colours are judged more strictly)."""
         s = self.settings
         taken: dict[Card, _Slot] = {}
 
@@ -352,7 +353,8 @@ class TableReader:
                                                       held)
             why = tuple(name for name, hit in zip(DOUBT_REASONS, (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
-                colour_unsure(slot.read, s), faint_band(slot.read, s))) if hit)
+                colour_unsure(slot.read, s, slot.place.flag in glare),
+                faint_band(slot.read, s))) if hit)
             if why:
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
@@ -386,7 +388,7 @@ class TableReader:
                     continue
                 slots.append(_Slot(place, index, r))
                 index += 1
-        self._settle(slots)
+        self._settle(slots, glare)
         self.last_reads = [(sl.place, sl.index, sl.read) for sl in slots]
         lists: dict[Place, list[Card]] = {}
         for sl in slots:

@@ -72,6 +72,7 @@ class ReadingSettings:
     colour_gain_max: float
     colour_doubt: float
     colour_doubt_unmapped: float
+    colour_doubt_glare: float
     recolour_min_spread: float
     colour_min_vivid: float
     grey_min_reads: int
@@ -1644,9 +1645,11 @@ def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSett
     return float((step > s.edge_step).mean(axis=1).max())
 
 
-def colour_unsure(r: CardRead, s: ReadingSettings) -> bool:
-    """Whether the frame could not tell this read's colour from another one's."""
-    return r.colour_t >= s.colour_doubt
+def colour_unsure(r: CardRead, s: ReadingSettings, glare: bool = False) -> bool:
+    """Whether the frame could not tell this read's colour from another one's; `glare`:
+    the read lies under glare (`vision.glare`), whose white light washes a colour towards
+    grey and the duller colours (a yellow towards green), and needs a wider margin."""
+    return r.colour_t >= (s.colour_doubt_glare if glare else s.colour_doubt)
 
 
 def is_card(r: CardRead, s: ReadingSettings) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +11,8 @@ import numpy as np
 from companion.appliance.session import Session
 from companion.appliance.status import Status
 from companion.vision.capture import FolderSource, RetryingSource
+
+from .waiting import until
 
 
 class _Referee:
@@ -27,15 +28,6 @@ def _frames(d: Path, n: int) -> None:
         cv2.imwrite(str(d / f"f{i}.png"), np.full((96, 160, 3), 30 * i, np.uint8))
 
 
-def _until(test: Callable[[], bool], timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_the_worker_waits_for_the_camera_and_resumes(tmp_path: Path) -> None:
     d = tmp_path / "camera"
     _frames(d, 3)
@@ -47,17 +39,17 @@ def test_the_worker_waits_for_the_camera_and_resumes(tmp_path: Path) -> None:
                       frame_interval=0.01, pace=False, live=True)
     with session:
         session.start()
-        assert _until(lambda: session.frames >= 5)
+        assert until(lambda: session.frames >= 5)
         for p in d.iterdir():   # the camera stops delivering
             p.unlink()
-        assert _until(lambda: any(s.waiting for s in statuses))
+        assert until(lambda: any(s.waiting for s in statuses))
         lost = next(s for s in statuses if s.waiting)
         assert "waiting for the camera" in (lost.waiting or "") and not lost.ended
         answered: list[object] = []
         session.call(lambda referee: "still here", answered.append)  # players are answered
-        assert _until(lambda: answered == ["still here"])
+        assert until(lambda: answered == ["still here"])
         assert session.healthy() and not session.ended
         count = session.frames
         _frames(d, 3)           # ... and comes back
-        assert _until(lambda: session.frames > count + 3)
+        assert until(lambda: session.frames > count + 3)
         assert statuses[-1].waiting is None and not session.ended

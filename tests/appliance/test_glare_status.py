@@ -3,8 +3,6 @@ table moves, cleared when a still frame shows none."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -15,6 +13,8 @@ from companion.appliance.status import Status
 from companion.referee import Referee, RefereeSettings
 from companion.vision.capture import FolderSource
 from companion.vision.observation import Observation
+
+from .waiting import until
 
 
 class _Reader:
@@ -32,15 +32,6 @@ class _Reader:
         pass
 
 
-def _until(test: Callable[[], bool], timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_the_status_carries_the_glare_of_the_last_still_frame(tmp_path: Path) -> None:
     for i in range(3):
         cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((96, 160, 3), 90, np.uint8))
@@ -52,6 +43,6 @@ def test_the_status_carries_the_glare_of_the_last_still_frame(tmp_path: Path) ->
                       pace=False)
     with session:
         session.start()
-        assert _until(lambda: any(s.glare == (3, 4) for s in statuses))
+        assert until(lambda: any(s.glare == (3, 4) for s in statuses))
         reader.glare = ()
-        assert _until(lambda: statuses[-1].glare == ())
+        assert until(lambda: statuses[-1].glare == ())
