@@ -4,15 +4,15 @@ A lamp's reflection on glossy cards adds light: inside the spot the ink is lifte
 paper and the paper towards the sensor's top, and a strong spot washes a column's cards out
 of the frame altogether.  The reader then misses them or, worse, reads them wrong.  This is
 told apart from a bright printing by the tiles: no paper on the table reflects much more
-than the tiles' own white paper does under the same light (the factor leaves room for
-light that falls off across the table), so a patch brighter than the
-tiles' white by `glare.above_white` in every channel (clipped, where the white leaves
-no room above it) is light added.  A flag is under glare when such a patch covers enough of its card zone, on
-either side of the line.
+than the tiles' own white paper does under the same light, so a patch brighter than the
+tiles' white by `glare.above_white` in every channel (a factor that leaves room for light
+falling off across the table; clipped, where the white leaves no room above it) is light
+added.  A flag is under glare when such a patch covers enough of its card zone, on either
+side of the line.
 
 Limits: a frame whose tiles' white is near the sensor's top in every channel (overexposed)
-cannot tell glare from paper and reports none; a weak spot over dark stock lifts the ink without making
-anything brighter than white, and is not seen.
+cannot tell glare from paper and reports none; a weak spot over dark stock lifts the ink
+without making anything brighter than white, and is not seen.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     for t in layout.tiles:
         s = pose.scale_at(t.anchor)
         du = ((px - t.anchor[0]) * pose.east[0] + (py - t.anchor[1]) * pose.east[1]) / s
-        dv = np.abs((px - t.anchor[0]) * pose.south[0] + (py - t.anchor[1]) * pose.south[1]) / s
+        dv = np.abs((px - t.anchor[0]) * pose.south[0]
+                    + (py - t.anchor[1]) * pose.south[1]) / s
         if int(np.count_nonzero((np.abs(du) < half) & (dv > near) & (dv < depth))) >= min_px:
             out.append(t.flag)
     return tuple(out)
