@@ -29,7 +29,8 @@ from .deck import Deck
 from .glare import glare_flags
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import CardRead, colour_unsure, faint_band, is_card, looks_disagree, recolour
+from .reading import (CardRead, colour_unsure, faint_band, is_card, lone_last, looks_disagree,
+                      recolour)
 from .scale import ScaleNormaliser
 from .softness import measure_tiles, template_softness
 from .workers import WorkerError, ZoneWorkers
@@ -45,7 +46,8 @@ DOUBT_REASONS = (
     "pair",        # the printing's enrolment found this pair alike in the band
     "looks",       # the cells and the band network do not both name it
     "colour",      # its colour lies too near another colour of its value
-    "faint",       # the band network puts it only faintly near its class
+    "faint",       # the band network puts it only faintly near its class (a column's last
+                   # read far below the card before it: less near than cards are, `lone_last`)
 )
 
 
@@ -319,6 +321,12 @@ class TableReader:
             c = r.candidates
             return c[0][1] - c[1][1] if len(c) > 1 else 1.0
 
+        # Each column's last read, and the read before it in its column (`lone_last`).
+        before_last: dict[int, CardRead | None] = {}
+        for i, sl in enumerate(slots):
+            if not sl.place.offline and (i + 1 == len(slots) or slots[i + 1].place != sl.place):
+                prev = slots[i - 1] if i > 0 and slots[i - 1].place == sl.place else None
+                before_last[id(sl)] = prev.read if prev is not None else None
         for slot in sorted(slots, key=lambda sl: -margin(sl.read)):
             cands = [c for c in slot.read.candidates if c[0] not in taken]
             fell_back = bool(cands) and cands[0][0] != slot.read.best
@@ -354,7 +362,9 @@ class TableReader:
             why = tuple(name for name, hit in zip(DOUBT_REASONS, (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
                 colour_unsure(slot.read, s, slot.place.flag in glare),
-                faint_band(slot.read, s))) if hit)
+                faint_band(slot.read, s)
+                or (id(slot) in before_last
+                    and lone_last(slot.read, before_last[id(slot)], s)))) if hit)
             if why:
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:

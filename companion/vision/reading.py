@@ -118,6 +118,8 @@ class ReadingSettings:
     body_slack: float
     body_fit_min: float
     net_sure_min: float
+    lone_gap_mm: float
+    lone_net_min: float
     lean_min_deg: float
     lean_span: float
     lean_min_rows_mm: float
@@ -1682,6 +1684,17 @@ def _unlike_any(r: CardRead, s: ReadingSettings) -> bool:
     return r.net is not None and float(r.net.max()) < s.net_card_min
 
 
+def lone_last(r: CardRead, before: CardRead | None, s: ReadingSettings) -> bool:
+    """Whether `r`, a column's last read, lies inside the body of the card `before` it (its
+    top `lone_gap_mm` or more below that card's) and the band network puts its band less
+    alike than `lone_net_min` to its nearest class: a picture's edge across the last card
+    (a sky over a field) fits some card's band fairly and shows a straight "top edge";
+    the network puts a card's band there far less alike than the column's own cards (about
+    0.75 against 0.95). Such a read is a doubt (`faint`), not a card taken silently."""
+    return before is not None and r.net is not None and \
+        r.top_mm - before.top_mm >= s.lone_gap_mm and float(r.net.max()) < s.lone_net_min
+
+
 def faint_band(r: CardRead, s: ReadingSettings) -> bool:
     """Whether the band network puts a read's band only faintly near its nearest class (below
     `net_sure_min`; under `net_card_min` it is taken away, `_unlike_any`): glare over wood, a
@@ -2008,6 +2021,6 @@ __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "bu
            "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_lean", "column_runs",
            "edge_cover", "find_tops",
            "identify",
-           "identify_many", "ink", "is_card", "read_strip", "recolour",
+           "identify_many", "ink", "is_card", "lone_last", "read_strip", "recolour",
            "reflectance", "shifted_cells", "stock_colour", "stock_floor", "table_colour",
            "table_margins", "upright"]

@@ -17,7 +17,7 @@ from companion.vision.layout import acquire
 from companion.vision.observation import Observation, ObservationError
 from companion.vision.pipeline import TableReader
 
-from .vision_helpers import deck, printing, sample_scene
+from .vision_helpers import bench_webcam_frame, deck, printing, sample_scene
 
 # Table seeds drawing a wood, a felt and a laminate table (see synth.render._table).
 TABLES = (0, 1, 2, 5)
@@ -101,34 +101,13 @@ def test_a_malformed_glare_list_is_refused(bad: object) -> None:
     assert Observation.from_json({k: v for k, v in doc.items() if k != "glare"}).glare == ()
 
 
-def _bench_webcam_frame(family: str, seed: int, frame: int):  # noqa: ANN202
-    """The bench's `frame`-th table of `family` at printing seed `seed`, as a webcam-only run
-    draws it (the reference rig's tables at the webcam), its deck, and its truth."""
-    from companion.bench.vision import ENROL_RENDITION, TABLE_RENDITION
-    from companion.synth import RIGS, Setup, rendition
-    from companion.synth.dataset import random_scene
-    from companion.synth.zoo import FAMILIES
-
-    from .vision_helpers import enrolled
-
-    printing = FAMILIES[family](seed)
-    rng = np.random.default_rng([seed, 0xBE7C, sorted(FAMILIES).index(family), 0])
-    for _ in range(frame + 1):
-        scene = random_scene(rng, hand=bool(rng.random() < 0.15))
-        deg = Degrade.random(rng, hand=False)
-        fseed = int(rng.integers(1 << 30))
-    img = render(scene, rendition(printing, TABLE_RENDITION), fseed, deg, rig=RIGS["webcam"],
-                 setup=Setup.varied())
-    return img, enrolled(rendition(printing, ENROL_RENDITION)), scene.observation(), deg
-
-
 def test_a_colour_washed_out_under_glare_is_a_doubt() -> None:
     """A yellow under a strong glare spot (narrow printing, seed 1, at the webcam) shows half
     its colour, towards green: read green without a doubt before; at a flag under glare a
     read's colour needs a wider margin (`colour_doubt_glare`)."""
     from companion.vision.evaluate import Score
 
-    img, d, truth, deg = _bench_webcam_frame("narrow", 1, 0)
+    img, d, truth, deg = bench_webcam_frame("narrow", 1, 0)
     assert deg.glare > 0.5
     with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
         obs = reader.read(img)
@@ -145,7 +124,7 @@ def test_a_vivid_frame_reads_its_yellows_yellow() -> None:
     before the colour map's fit started with the frame's vividness taken out."""
     from companion.vision.evaluate import Score
 
-    img, d, truth, _ = _bench_webcam_frame("narrow", 0, 0)
+    img, d, truth, _ = bench_webcam_frame("narrow", 0, 0)
     with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
         obs = reader.read(img)
     score = Score()

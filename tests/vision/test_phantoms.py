@@ -96,3 +96,29 @@ def test_a_band_the_network_puts_only_faintly_near_a_card_is_a_doubt() -> None:
         reader._settle(slots)
     assert [str(sl.card) for sl in slots] == ["O1", "O2", "O3"]
     assert [sl.doubt is not None for sl in slots] == [False, True, True]
+
+
+@pytest.mark.parametrize("family,flag,side", [("banner", 5, "north"), ("dark-stock", 3, "south")])
+def test_a_picture_s_edge_below_a_column_s_last_card_is_a_doubt(family: str, flag: int,
+                                                                side: str) -> None:
+    """A sky over a field across a column's last card, 50-70 mm below its top, fits some
+    card's band fairly and shows a straight "top edge": at the webcam (the bench's seed-0
+    frame 3, webcam-only tables) it was read as one more card, silently. The band network
+    puts it far less near any class than the column's cards (`lone_last`): a doubt."""
+    from companion.rules.place import Place
+    from companion.vision.evaluate import Score
+
+    from .vision_helpers import bench_webcam_frame
+
+    img, d, truth, _ = bench_webcam_frame(family, 0, 3)
+    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
+        obs = reader.read(img)
+    where = Place(flag, side)
+    got, want = obs.flags[flag - 1].side(side), truth.flags[flag - 1].side(side)
+    assert len(got) == len(want) + 1 and got[:-1] == want
+    assert any(x.where == where and x.index == len(want) and "faint" in x.why
+               for x in obs.doubtful)
+    score = Score()
+    score.add(obs, truth)
+    assert score.wrong == 0 and score.extra == 0, score.mistakes
+

@@ -68,3 +68,23 @@ def frame(printing_name: str, seed: int = 3) -> np.ndarray:
     img = render(sample_scene(), printing(printing_name), seed=seed)
     img.setflags(write=False)
     return img
+
+
+def bench_webcam_frame(family: str, seed: int, frame: int):  # noqa: ANN202
+    """The bench's `frame`-th table of `family` at printing seed `seed`, as a webcam-only run
+    draws it (the reference rig's tables at the webcam), its deck, its truth and the camera
+    faults it was drawn with."""
+    from companion.bench.vision import ENROL_RENDITION, TABLE_RENDITION
+    from companion.synth import RIGS, Degrade, Setup, rendition
+    from companion.synth.dataset import random_scene
+    from companion.synth.zoo import FAMILIES
+
+    printing = FAMILIES[family](seed)
+    rng = np.random.default_rng([seed, 0xBE7C, sorted(FAMILIES).index(family), 0])
+    for _ in range(frame + 1):
+        scene = random_scene(rng, hand=bool(rng.random() < 0.15))
+        deg = Degrade.random(rng, hand=False)
+        fseed = int(rng.integers(1 << 30))
+    img = render(scene, rendition(printing, TABLE_RENDITION), fseed, deg, rig=RIGS["webcam"],
+                 setup=Setup.varied())
+    return img, enrolled(rendition(printing, ENROL_RENDITION)), scene.observation(), deg
