@@ -21,16 +21,14 @@ import cv2
 import numpy as np
 
 from .config import load_config
-from .layout import Layout, shrunk
+from .layout import Layout, flags_covered, shrunk
 
 
 def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     """Flags whose card zones lie partly under a glare spot (see the module's notes)."""
     cfg = load_config()["glare"]
     small, f = shrunk(frame, layout, float(cfg["px_per_mm"]), 2)
-    k = layout.pose.px_per_mm * f                       # small-frame px per mm
     clipped = int(cfg["clipped"])
-    pose = layout.pose
     # The tiles' white, channel by channel: the median of the flags' references (a tile
     # under the spot itself gives its neighbour's, and is outvoted if it does not).
     white = np.median(np.array([w for w, _ in layout.references()], np.float32), axis=0)
@@ -42,22 +40,9 @@ def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     need = np.where(room, np.minimum(float(cfg["above_white"]) * white, clipped), 0.98 * white)
     spot = (small >= need[None, None, :]).all(axis=2)
     spot = cv2.morphologyEx(spot.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    ys, xs = np.nonzero(spot)
-    if len(xs) == 0:
-        return ()
-    px, py = (xs + 0.5) / f, (ys + 0.5) / f
-    half = float(cfg["zone_half_width_mm"])
-    near, depth = float(cfg["zone_near_mm"]), float(cfg["zone_depth_mm"])
-    min_px = float(cfg["min_cover_mm2"]) * k * k
-    out = []
-    for t in layout.tiles:
-        s = pose.scale_at(t.anchor)
-        du = ((px - t.anchor[0]) * pose.east[0] + (py - t.anchor[1]) * pose.east[1]) / s
-        dv = np.abs((px - t.anchor[0]) * pose.south[0]
-                    + (py - t.anchor[1]) * pose.south[1]) / s
-        if int(np.count_nonzero((np.abs(du) < half) & (dv > near) & (dv < depth))) >= min_px:
-            out.append(t.flag)
-    return tuple(out)
+    return flags_covered(spot, f, layout, float(cfg["zone_half_width_mm"]),
+                         float(cfg["zone_near_mm"]), float(cfg["zone_depth_mm"]),
+                         float(cfg["min_cover_mm2"]))
 
 
 __all__ = ["glare_flags"]

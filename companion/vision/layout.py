@@ -1238,23 +1238,33 @@ def hand_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
         return ()
     # The opening took a pixel off the arm's outline: given back.
     arm = cv2.dilate(arm, kernel)
-    ys, xs = np.nonzero(arm)
-    px = (xs + 0.5) / f
-    py = (ys + 0.5) / f
+    return flags_covered(arm, f, layout, float(cfg["zone_half_width_mm"]), 0.0,
+                         float(cfg["zone_depth_mm"]), float(cfg["min_cover_mm2"]))
+
+
+def flags_covered(mask: np.ndarray, f: float, layout: Layout, half: float, near: float,
+                  depth: float, min_mm2: float) -> tuple[int, ...]:
+    """Flags whose zone holds at least `min_mm2` of `mask` (a frame `shrunk` by `f`): the
+    zone spans `half` mm either side of the tile's centre line, from `near` to `depth` mm
+    from the tile's centre on either side of the line."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return ()
+    px, py = (xs + 0.5) / f, (ys + 0.5) / f
     pose = layout.pose
-    half = float(cfg["zone_half_width_mm"])
-    depth = float(cfg["zone_depth_mm"])
-    min_px = cfg["min_cover_mm2"] * k * k
+    k = pose.px_per_mm * f                               # shrunk-frame px per mm
     out = []
     for t in layout.tiles:
         s = pose.scale_at(t.anchor)
         du = ((px - t.anchor[0]) * pose.east[0] + (py - t.anchor[1]) * pose.east[1]) / s
-        dv = ((px - t.anchor[0]) * pose.south[0] + (py - t.anchor[1]) * pose.south[1]) / s
-        if int(np.count_nonzero((np.abs(du) < half) & (np.abs(dv) < depth))) >= min_px:
+        dv = np.abs((px - t.anchor[0]) * pose.south[0]
+                    + (py - t.anchor[1]) * pose.south[1]) / s
+        inside = (np.abs(du) < half) & (dv >= near) & (dv < depth)
+        if int(np.count_nonzero(inside)) >= min_mm2 * k * k:
             out.append(t.flag)
     return tuple(out)
 
 
 __all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "hand_flags",
-           "first_card_from", "frame_stretch", "hide_tile_edge", "layout_from_sightings",
-           "shrunk"]
+           "first_card_from", "flags_covered", "frame_stretch", "hide_tile_edge",
+           "layout_from_sightings", "shrunk"]
