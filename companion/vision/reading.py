@@ -483,6 +483,9 @@ class ColourModel:
             # scaled away, it would wash the colour out (an orange read as yellow).
             white = max(0.0, float((seen - ref).min()))
             cells, seen = cells - np.float32(white), seen - white
+            # A dark reference (black stock) tells the print run's black, not the light: a
+            # copy printed darker shows it at half its shade while its inks darken far less,
+            # and scaled to it every colour came out twice as vivid (`colour_ref_min`).
             if float(seen.min()) > s.colour_ref_min and float(ref.min()) > s.colour_ref_min:
                 gain = np.clip(ref / seen, 1.0 / s.colour_gain_max, s.colour_gain_max)
         return (self.weights[k] @ _opponent(cells * gain)).astype(np.float32)

@@ -211,6 +211,33 @@ def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     assert turned != chosen
 
 
+def test_a_darker_print_run_of_a_dark_stock_keeps_its_cards_and_colours() -> None:
+    # The copy on the table printed darker than the enrolled one (a gamma of 1.3 or 1.6):
+    # its black stock shows at half its enrolled shade or less, while its coloured numerals
+    # darken far less. Scaled to match the stock, every channel doubled and the numerals
+    # came out twice as vivid as any card: their colours fitted so poorly that the cards
+    # were no cards, and a whole column was lost (bench, dark stock, seed 1). A reference
+    # this dark measures the print's black, not the light on the card: it rescales nothing.
+    from companion.synth.zoo import FAMILIES
+
+    from .vision_helpers import enrolled
+
+    s = ReadingSettings.load()
+    dk = enrolled(FAMILIES["dark-stock"](0))
+    tpl = dk.templates
+    codes = ["R2", "B5", "G7", "Y3", "O9", "P4", "R9", "Y8"]
+    for gamma in (1.3, 1.6):
+        for code in codes:
+            img = np.empty((s.px(120.0), s.px(88.0), 3), np.float32)
+            img[:] = (0.45, 0.35, 0.3)
+            face = face_reflectance(dk.face(code)) ** gamma
+            top, left = s.px(6.0), s.px(44.0 - tpl.card_w / 2)
+            img[top:top + face.shape[0], left:left + face.shape[1]] = face[:img.shape[0] - top]
+            reads = read_strip(img, tpl)
+            assert [str(r.best) for r in reads] == [code], (gamma, code)
+            assert abs(reads[0].colour_t) < 0.2, (gamma, code, reads[0].colour_t)
+
+
 def test_a_colour_no_frame_map_checked_needs_a_wider_margin() -> None:
     # A frame of a few cards has too few reads to map its colours by: a second print run's
     # orange, turned a quarter of the way towards yellow, is read as orange still, but no
