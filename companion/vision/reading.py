@@ -98,6 +98,8 @@ class ReadingSettings:
     recolour_stiffness: float
     recolour_turns: tuple[float, ...]
     recolour_rounds: int
+    recolour_robust_scale: float
+    recolour_robust_rounds: int
     card_shape_min: float
     fine_margin: float
     fine_delta: float
@@ -1581,25 +1583,44 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
                           s.colour_cap)
         return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
 
-    gram = x.T @ x + lam * np.eye(3)
-    # The map is part_y + gain * part_g; part_g (the pull towards no change) is the same
-    # whatever the reads name.
-    part_g = np.linalg.solve(gram, lam * w0)
-    step, pull = x @ part_g, part_g - w0
-    ends = float((step * step).sum()) + lam * float((pull * pull).sum())
+    far = s.recolour_robust_scale
 
-    def fitted(y: np.ndarray) -> tuple[np.ndarray, float]:
+    def fitted(y: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, float]:
         """The map sending the reads' colours `x` to `y`, drawn towards no change but for a
         saturation gain (light, exposure and a camera's processing make a frame's colours
         duller or brighter alike, every hue kept): towards `gain * w0`, the gain free
-        within `colour_gain_max`.  The map and its cost."""
-        part_y = np.linalg.solve(gram, x.T @ y)
-        miss = x @ part_y - y
-        gain = -(float((miss * step).sum()) + lam * float((part_y * pull).sum())) / max(
-            ends, 1e-12)
-        gain = min(max(gain, 1.0 / s.colour_gain_max), s.colour_gain_max)
-        wmat = part_y + gain * part_g
-        return wmat, float(((x @ wmat - y) ** 2).sum() + lam * ((wmat - gain * w0) ** 2).sum())
+        within `colour_gain_max`.  The map and its cost.
+
+        A read the map leaves further than `recolour_robust_scale` from its card's colour
+        counts for less and less (a Cauchy fit, reweighted `recolour_robust_rounds` times): a few
+        bands whose colours are far from every card's (a zone whose light its tiles
+        misjudged, twice as vivid as any card) otherwise shrink the map for the whole frame
+        and take the other cards off their colours. The first weights are the reads'
+        distances through `start` (a least-squares start would already be shrunk)."""
+        def weights(res: np.ndarray) -> np.ndarray:
+            # Measured against the reads' usual distance too: a cast that takes every read
+            # far from its card leaves them all their say.
+            c = max(far, 2.0 * float(np.median(res)))
+            return 1.0 / (1.0 + (res / c) ** 2)
+
+        wts = weights(np.linalg.norm(x @ start - y, axis=1))
+        for _ in range(s.recolour_robust_rounds):
+            xw = x * wts[:, None]
+            gram = xw.T @ x + lam * np.eye(3)
+            # The map is part_y + gain * part_g; part_g is the pull towards no change.
+            part_g = np.linalg.solve(gram, lam * w0)
+            step, pull = x @ part_g, part_g - w0
+            ends = float((wts[:, None] * step * step).sum()) + lam * float((pull * pull).sum())
+            part_y = np.linalg.solve(gram, xw.T @ y)
+            miss = x @ part_y - y
+            gain = -(float((wts[:, None] * miss * step).sum())
+                     + lam * float((part_y * pull).sum())) / max(ends, 1e-12)
+            gain = min(max(gain, 1.0 / s.colour_gain_max), s.colour_gain_max)
+            wmat = part_y + gain * part_g
+            res = np.linalg.norm(x @ wmat - y, axis=1)
+            wts = weights(res)
+        loss = far * far * np.log1p((res / far) ** 2)
+        return wmat, float(loss.sum() + lam * ((wmat - gain * w0) ** 2).sum())
 
     best_cost, best_map = np.inf, w0
     # Started as the frame is vivid: a colour twice as vivid as enrolled lies further than
@@ -1611,13 +1632,13 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         wmat = gain0 * np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
         y = named(wmat)
         for _ in range(s.recolour_rounds):
-            wmat, cost = fitted(y)
+            wmat, cost = fitted(y, wmat)
             now = named(wmat)
             if np.array_equal(now, y):
                 break
             y = now
         else:
-            wmat, cost = fitted(y)      # the names still moving: the map for the last ones
+            wmat, cost = fitted(y, wmat)    # the names still moving: the map for the last ones
         if cost < best_cost:
             best_cost, best_map = cost, wmat
     cur = list(reads)

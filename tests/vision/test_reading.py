@@ -202,13 +202,45 @@ def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     cards = [read(code, seen @ hue_of[code]) for code in chosen]
 
     def glare(net: float) -> list[CardRead]:
-        return [read(code, 0.3 * hue_of["O3"], net) for code in ("P3", "P7", "P5")]
+        # Eight of twenty bands: fewer, the map's robust fit alone leaves them out
+        # (`test_a_few_bands_far_from_every_colour_do_not_shrink_the_frame_s_colour_map`).
+        return [read(code, 0.3 * hue_of["O3"], net)
+                for code in ("P3", "P7", "P5", "P1", "P4", "P6", "P8", "P10")]
 
     faint = (s.net_card_min + s.net_sure_min) / 2
     assert [str(r.best) for r in recolour(cards + glare(faint), tpl)][:len(chosen)] == chosen
     # The same bands put near a class would turn it: what the test guards against.
     turned = [str(r.best) for r in recolour(cards + glare(0.9), tpl)][:len(chosen)]
     assert turned != chosen
+
+
+@pytest.mark.parametrize("far", [("R5", "G1", "R8"), ("R5", "G1", "R8", "B4", "Y6", "R3")])
+def test_a_few_bands_far_from_every_colour_do_not_shrink_the_frame_s_colour_map(
+        far: tuple[str, ...]) -> None:
+    # A zone whose light its tiles misjudged (a dark stock's reference read at half its
+    # enrolled shade, the channels doubled) shows its cards twice as vivid as any card.
+    # Fitted by least squares, those few bands shrank the map for the whole frame: every
+    # other card moved a fifth to a third of the way to the next colour (a bench frame's
+    # reds then fitted too poorly to be cards, and were lost). The fit is robust: a read far
+    # from its card's colour through the map counts for less.
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, recolour
+
+    s = ReadingSettings.load()
+    tpl = deck("bold").templates
+    hue_of = {str(c): tpl.hues[i] for i, c in enumerate(tpl.cards)}
+    chosen = ["G10", "P3", "Y4", "O5", "Y3", "P8", "B7", "O1", "P4", "R6", "B6", "Y2", "R9",
+              "R2", "G8", "P10", "G9", "B3", "O4"]
+    reads = []
+    for code in chosen + list(far):
+        band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
+        k = 2.2 if code in far else 1.0
+        h = (k * hue_of[code]).astype(np.float32)
+        reads.append(_scored(replace(band, hue=h, vivid=k * band.vivid), tpl, s, h))
+    out = recolour(reads, tpl)[:len(chosen)]
+    assert [str(r.best) for r in out] == chosen
+    assert max(abs(r.colour_t) for r in out) < 0.1
 
 
 def test_a_darker_print_run_of_a_dark_stock_keeps_its_cards_and_colours() -> None:
