@@ -1521,6 +1521,18 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
             for r, o, sc, t in zip(reads, order, score, between)]
 
 
+def _colourless(r: CardRead, tpl: Templates) -> CardRead:
+    """A read of a frame that shows no colour (greyscale): ranked on its shape alone, its
+    colour a doubt. Scored against the enrolled colours, a grey band lay far from every
+    vivid colour and fitted too poorly to be a card: its card was lost, not doubted."""
+    if r.hue is None or r.shape is None:
+        return r
+    order = np.argsort(-r.shape, kind="stable")
+    cands = tuple((tpl.cards[j], float(r.shape[j])) for j in order)
+    return replace(r, candidates=cands, colour_t=1.0,
+                   cells_best=None if r.cells is None else float(r.cells.max()))
+
+
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     """The frame's reads scored again with their colours mapped onto the deck's.
 
@@ -1538,7 +1550,7 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     seen_all = np.array([r.vivid for r in reads if r.hue is not None])
     if usual > 1e-3 and len(seen_all) >= s.grey_min_reads and \
             float(np.median(seen_all)) < s.colour_min_vivid * usual:
-        return [replace(r, colour_t=1.0) if r.hue is not None else r for r in reads]
+        return [_colourless(r, tpl) for r in reads]
     # A band the network puts only faintly near any class (glare, wood, a picture's edge
     # the cells fit) is no card to learn the frame's colours from: two such bands of a
     # colour no card has can turn the map one colour on for every card of the frame.

@@ -243,6 +243,35 @@ def test_a_few_bands_far_from_every_colour_do_not_shrink_the_frame_s_colour_map(
     assert max(abs(r.colour_t) for r in out) < 0.1
 
 
+def test_a_frame_without_colour_keeps_its_cards_as_colour_doubts() -> None:
+    # A greyscale camera shows every band grey. Scored against the enrolled colours, a
+    # vivid card's grey band lay far from every colour of its value and fitted too poorly to
+    # be a card unless it showed a sure shape or a whole top edge: the bench lost a fifth
+    # of a bold printing's cards on a grey frame (echelons hide most of a card's top edge).
+    # In a frame known to show no colour, the reads are ranked on their shapes alone, and
+    # every one is a colour doubt.
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, is_card, recolour
+
+    s = ReadingSettings.load()
+    tpl = deck("bold").templates
+    chosen = ["Y7", "O5", "Y10", "R3", "G9", "B4", "P6", "O8", "Y2"]
+    reads = []
+    for code in chosen:
+        band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
+        assert band.shape is not None and band.cells is not None
+        grey = np.zeros(2, np.float32)
+        fair = 0.85 / float(band.shape.max())     # a fair fit, not a sure one; a hidden edge
+        band = replace(band, hue=grey, vivid=0.0, edge=0.2, shape=band.shape * fair,
+                       cells=band.cells * fair)
+        reads.append(_scored(band, tpl, s, grey))
+    out = recolour(reads, tpl)
+    assert all(is_card(r, s) for r in out)
+    assert all(r.colour_t >= s.colour_doubt for r in out)
+    assert [r.best.value for r in out] == [BY_CODE[c].value for c in chosen]
+
+
 def test_a_darker_print_run_of_a_dark_stock_keeps_its_cards_and_colours() -> None:
     # The copy on the table printed darker than the enrolled one (a gamma of 1.3 or 1.6):
     # its black stock shows at half its enrolled shade or less, while its coloured numerals
