@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pytest
 
@@ -156,21 +158,31 @@ def test_a_vivid_frame_s_yellows_with_no_orange_beside_them_stay_yellow(vivid: f
     # names the shapes alone gave, and it settled with every yellow read orange (twice as
     # vivid: a bench table at the webcam) or every card red (three times), silently.
     # Started with the frame's vividness taken out, it names them all.
+    from companion.vision.reading import recolour
+
+    tpl = deck("bold").templates
+    chosen = ["G10", "P3", "Y4", "Y5", "Y3", "P8", "B7", "Y1", "P4", "R6", "B6", "Y2", "R9",
+              "R2", "R8", "P10", "G9", "B3", "R4"]
+    reads = _bold_reads_as_vivid(chosen, lambda code: vivid)
+    assert [str(r.best) for r in recolour(reads, tpl)] == chosen
+
+
+def _bold_reads_as_vivid(codes: list[str], vivid: Callable[[str], float]) -> list[CardRead]:
+    """Reads of the bold printing's cards `codes`, each band's colour `vivid(code)` times as
+    vivid as enrolled (scored again with it)."""
     from dataclasses import replace
 
-    from companion.vision.reading import _scored, recolour
+    from companion.vision.reading import _scored
 
     s = ReadingSettings.load()
     tpl = deck("bold").templates
-    hue_of = {str(c): tpl.hues[i] for i, c in enumerate(tpl.cards)}
-    chosen = ["G10", "P3", "Y4", "Y5", "Y3", "P8", "B7", "Y1", "P4", "R6", "B6", "Y2", "R9",
-              "R2", "R8", "P10", "G9", "B3", "R4"]
     reads = []
-    for code in chosen:
+    for code in codes:
         band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
-        h = (vivid * hue_of[code]).astype(np.float32)
-        reads.append(_scored(replace(band, hue=h, vivid=vivid * band.vivid), tpl, s, h))
-    assert [str(r.best) for r in recolour(reads, tpl)] == chosen
+        k = vivid(code)
+        h = (k * tpl.hues[tpl.cards.index(BY_CODE[code])]).astype(np.float32)
+        reads.append(_scored(replace(band, hue=h, vivid=k * band.vivid), tpl, s, h))
+    return reads
 
 
 def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
@@ -223,22 +235,12 @@ def test_a_few_bands_far_from_every_colour_do_not_shrink_the_frame_s_colour_map(
     # other card moved a fifth to a third of the way to the next colour (a bench frame's
     # reds then fitted too poorly to be cards, and were lost). The fit is robust: a read far
     # from its card's colour through the map counts for less.
-    from dataclasses import replace
+    from companion.vision.reading import recolour
 
-    from companion.vision.reading import _scored, recolour
-
-    s = ReadingSettings.load()
-    tpl = deck("bold").templates
-    hue_of = {str(c): tpl.hues[i] for i, c in enumerate(tpl.cards)}
     chosen = ["G10", "P3", "Y4", "O5", "Y3", "P8", "B7", "O1", "P4", "R6", "B6", "Y2", "R9",
               "R2", "G8", "P10", "G9", "B3", "O4"]
-    reads = []
-    for code in chosen + list(far):
-        band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
-        k = 2.2 if code in far else 1.0
-        h = (k * hue_of[code]).astype(np.float32)
-        reads.append(_scored(replace(band, hue=h, vivid=k * band.vivid), tpl, s, h))
-    out = recolour(reads, tpl)[:len(chosen)]
+    reads = _bold_reads_as_vivid(chosen + list(far), lambda code: 2.2 if code in far else 1.0)
+    out = recolour(reads, deck("bold").templates)[:len(chosen)]
     assert [str(r.best) for r in out] == chosen
     assert max(abs(r.colour_t) for r in out) < 0.1
 
