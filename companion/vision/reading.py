@@ -1533,6 +1533,50 @@ def _colourless(r: CardRead, tpl: Templates) -> CardRead:
                    cells_best=None if r.cells is None else float(r.cells.max()))
 
 
+def _fit_map(x: np.ndarray, y: np.ndarray, start: np.ndarray, s: ReadingSettings
+             ) -> tuple[np.ndarray, float]:
+    """The frame's colour map (`recolour`) sending the reads' colours `x` (rows: the colour
+    plane's two coordinates and 1) to `y`, drawn towards no change (`recolour_stiffness`)
+    but for a saturation gain (light, exposure and a camera's processing make a frame's
+    colours duller or brighter alike, every hue kept): towards `gain` times no change, the
+    gain free within `colour_gain_max`.  The map and its cost.
+
+    A read the map leaves further than `recolour_robust_scale` from its card's colour counts
+    for less and less (a Cauchy fit, reweighted `recolour_robust_rounds` times): a few bands
+    whose colours are far from every card's (a zone whose light its tiles misjudged, twice
+    as vivid as any card) otherwise shrink the map for the whole frame and take the other
+    cards off their colours. The first weights are the reads' distances through `start` (a
+    least-squares start would already be shrunk)."""
+    w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    lam, far = s.recolour_stiffness, s.recolour_robust_scale
+
+    def weights(res: np.ndarray) -> np.ndarray:
+        # Measured against the reads' usual distance too: a cast that takes every read far
+        # from its card leaves them all their say.
+        c = max(far, 2.0 * float(np.median(res)))
+        return 1.0 / (1.0 + (res / c) ** 2)
+
+    res = np.linalg.norm(x @ start - y, axis=1)
+    wmat, gain = start, 1.0
+    for _ in range(s.recolour_robust_rounds):
+        wts = weights(res)
+        xw = x * wts[:, None]
+        gram = xw.T @ x + lam * np.eye(3)
+        # The map is part_y + gain * part_g; part_g is the pull towards no change.
+        part_g = np.linalg.solve(gram, lam * w0)
+        step, pull = x @ part_g, part_g - w0
+        ends = float((wts[:, None] * step * step).sum()) + lam * float((pull * pull).sum())
+        part_y = np.linalg.solve(gram, xw.T @ y)
+        miss = x @ part_y - y
+        gain = -(float((wts[:, None] * miss * step).sum())
+                 + lam * float((part_y * pull).sum())) / max(ends, 1e-12)
+        gain = min(max(gain, 1.0 / s.colour_gain_max), s.colour_gain_max)
+        wmat = part_y + gain * part_g
+        res = np.linalg.norm(x @ wmat - y, axis=1)
+    loss = far * far * np.log1p((res / far) ** 2)
+    return wmat, float(loss.sum() + lam * ((wmat - gain * w0) ** 2).sum())
+
+
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     """The frame's reads scored again with their colours mapped onto the deck's.
 
@@ -1563,7 +1607,6 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
                 and r.colour_t >= s.colour_doubt_unmapped else r for r in reads]
     idx = {c: i for i, c in enumerate(tpl.cards)}
     w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
-    lam = s.recolour_stiffness
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
     x = np.array([[*r.hue, 1.0] for r in fit])                             # type: ignore[misc]
     every = np.array([[*reads[i].hue, 1.0] for i in todo])                 # type: ignore[misc]
@@ -1595,45 +1638,6 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
                           s.colour_cap)
         return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
 
-    far = s.recolour_robust_scale
-
-    def fitted(y: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, float]:
-        """The map sending the reads' colours `x` to `y`, drawn towards no change but for a
-        saturation gain (light, exposure and a camera's processing make a frame's colours
-        duller or brighter alike, every hue kept): towards `gain * w0`, the gain free
-        within `colour_gain_max`.  The map and its cost.
-
-        A read the map leaves further than `recolour_robust_scale` from its card's colour
-        counts for less and less (a Cauchy fit, reweighted `recolour_robust_rounds` times): a few
-        bands whose colours are far from every card's (a zone whose light its tiles
-        misjudged, twice as vivid as any card) otherwise shrink the map for the whole frame
-        and take the other cards off their colours. The first weights are the reads'
-        distances through `start` (a least-squares start would already be shrunk)."""
-        def weights(res: np.ndarray) -> np.ndarray:
-            # Measured against the reads' usual distance too: a cast that takes every read
-            # far from its card leaves them all their say.
-            c = max(far, 2.0 * float(np.median(res)))
-            return 1.0 / (1.0 + (res / c) ** 2)
-
-        wts = weights(np.linalg.norm(x @ start - y, axis=1))
-        for _ in range(s.recolour_robust_rounds):
-            xw = x * wts[:, None]
-            gram = xw.T @ x + lam * np.eye(3)
-            # The map is part_y + gain * part_g; part_g is the pull towards no change.
-            part_g = np.linalg.solve(gram, lam * w0)
-            step, pull = x @ part_g, part_g - w0
-            ends = float((wts[:, None] * step * step).sum()) + lam * float((pull * pull).sum())
-            part_y = np.linalg.solve(gram, xw.T @ y)
-            miss = x @ part_y - y
-            gain = -(float((wts[:, None] * miss * step).sum())
-                     + lam * float((part_y * pull).sum())) / max(ends, 1e-12)
-            gain = min(max(gain, 1.0 / s.colour_gain_max), s.colour_gain_max)
-            wmat = part_y + gain * part_g
-            res = np.linalg.norm(x @ wmat - y, axis=1)
-            wts = weights(res)
-        loss = far * far * np.log1p((res / far) ** 2)
-        return wmat, float(loss.sum() + lam * ((wmat - gain * w0) ** 2).sum())
-
     best_cost, best_map = np.inf, w0
     # Started as the frame is vivid: a colour twice as vivid as enrolled lies further than
     # `colour_cap` from its own colour and the next one alike, and the names would follow
@@ -1644,13 +1648,13 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         wmat = gain0 * np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)], [0.0, 0.0]])
         y = named(wmat)
         for _ in range(s.recolour_rounds):
-            wmat, cost = fitted(y, wmat)
+            wmat, cost = _fit_map(x, y, wmat, s)
             now = named(wmat)
             if np.array_equal(now, y):
                 break
             y = now
-        else:
-            wmat, cost = fitted(y, wmat)    # the names still moving: the map for the last ones
+        else:       # the names still moving: the map for the last ones
+            wmat, cost = _fit_map(x, y, wmat, s)
         if cost < best_cost:
             best_cost, best_map = cost, wmat
     cur = list(reads)
