@@ -86,6 +86,7 @@ class ReadingSettings:
     doubt_margin: float
     doubt_min_score: float
     not_a_card_score: float
+    card_colour_cost: float
     edge_check_below: float
     edge_step: float
     edge_cover_min: float
@@ -1699,6 +1700,11 @@ def is_card(r: CardRead, s: ReadingSettings) -> bool:
     or a hand; one that fits only fairly (a washed-out colour, or a shape not sure) must
     also show a card's straight top edge."""
     score = r.cells_score
+    plain = _plain(r)
+    if plain is not None:
+        # Its colour counts for at most `card_colour_cost` against it: a card whose colour
+        # the frame misjudges (a zone's light, a print run's) is a colour doubt, not lost.
+        score = max(score, float(plain.max()) - s.card_colour_cost)
     return score >= s.not_a_card_score and (score >= s.edge_check_below
                                             or _sure_shape(r, s)
                                             or r.edge >= s.edge_cover_min)

@@ -274,6 +274,31 @@ def test_a_frame_without_colour_keeps_its_cards_as_colour_doubts() -> None:
     assert [r.best.value for r in out] == [BY_CODE[c].value for c in chosen]
 
 
+def test_a_card_whose_colour_is_misjudged_is_a_colour_doubt_not_lost() -> None:
+    # A band that fits a card's shape fairly (a soft webcam frame) and shows a whole top
+    # edge is a card; its colour far from every colour (a zone whose light was misjudged:
+    # two and a half times as vivid as enrolled) took up to 0.72 off its score, and the card
+    # was lost without a word. The colour now counts for at most `card_colour_cost` in
+    # whether it is a card; a colour named otherwise than the card's is a doubt.
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, colour_unsure, is_card
+
+    s = ReadingSettings.load()
+    tpl = deck("bold").templates
+    for code in ["R5", "Y7", "B3", "G9", "O2", "P8"]:
+        band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
+        assert band.shape is not None and band.cells is not None
+        fair = 0.75 / float(band.shape.max())
+        j = tpl.cards.index(BY_CODE[code])
+        far = (2.5 * tpl.hues[j]).astype(np.float32)
+        read = _scored(replace(band, hue=far, edge=1.0, shape=band.shape * fair,
+                               cells=band.cells * fair), tpl, s, far)
+        assert is_card(read, s), code
+        assert read.best.value == BY_CODE[code].value
+        assert str(read.best) == code or colour_unsure(read, s), (code, read.best)
+
+
 def test_a_darker_print_run_of_a_dark_stock_keeps_its_cards_and_colours() -> None:
     # The copy on the table printed darker than the enrolled one (a gamma of 1.3 or 1.6):
     # its black stock shows at half its enrolled shade or less, while its coloured numerals
