@@ -1534,6 +1534,11 @@ def _colourless(r: CardRead, tpl: Templates) -> CardRead:
                    cells_best=None if r.cells is None else float(r.cells.max()))
 
 
+_NO_CHANGE = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+_NO_CHANGE.setflags(write=False)
+"""The colour map that changes nothing (rows: the colour plane's two coordinates and 1)."""
+
+
 def _fit_map(x: np.ndarray, y: np.ndarray, start: np.ndarray, s: ReadingSettings
              ) -> tuple[np.ndarray, float]:
     """The frame's colour map (`recolour`) sending the reads' colours `x` (rows: the colour
@@ -1548,7 +1553,7 @@ def _fit_map(x: np.ndarray, y: np.ndarray, start: np.ndarray, s: ReadingSettings
     as vivid as any card) otherwise shrink the map for the whole frame and take the other
     cards off their colours. The first weights are the reads' distances through `start` (a
     least-squares start would already be shrunk)."""
-    w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    w0 = _NO_CHANGE
     lam, far = s.recolour_stiffness, s.recolour_robust_scale
 
     def weights(res: np.ndarray) -> np.ndarray:
@@ -1607,7 +1612,6 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
         return [replace(r, colour_t=1.0) if r.hue is not None
                 and r.colour_t >= s.colour_doubt_unmapped else r for r in reads]
     idx = {c: i for i, c in enumerate(tpl.cards)}
-    w0 = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
     x = np.array([[*r.hue, 1.0] for r in fit])                             # type: ignore[misc]
     every = np.array([[*reads[i].hue, 1.0] for i in todo])                 # type: ignore[misc]
@@ -1639,7 +1643,7 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
                           s.colour_cap)
         return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
 
-    best_cost, best_map = np.inf, w0
+    best_cost, best_map = np.inf, _NO_CHANGE
     # Started as the frame is vivid: a colour twice as vivid as enrolled lies further than
     # `colour_cap` from its own colour and the next one alike, and the names would follow
     # the shapes alone.
