@@ -76,6 +76,7 @@ class ReadingSettings:
     recolour_min_spread: float
     colour_min_vivid: float
     grey_min_reads: int
+    grey_strip_spread: float
     stock_switch: float
     floor_delta: float
     floor_share: float
@@ -118,6 +119,7 @@ class ReadingSettings:
     net_trust_min: float
     settle_min_score: float
     net_card_min: float
+    card_net_shape: float
     body_slack: float
     body_fit_min: float
     net_sure_min: float
@@ -230,6 +232,8 @@ class Maps:
         field(default_factory=dict)
     # Per channel (gain, offset) from `refl` to the scale colours are read on (`read_strip`).
     to_colour: tuple[np.ndarray, np.ndarray] | None = None
+    # The strip shows no colour at all (`no_colour`): its reads are ranked on shape alone.
+    grey: bool = False
 
     @classmethod
     def of(cls, refl: np.ndarray, s: ReadingSettings, stock: np.ndarray | None = None) -> Maps:
@@ -1437,7 +1441,20 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates, net: 
                             colour_t=float(between[i]), vivid=vivid[i],
                             net=None if sims is None else sims[i], cells=cells_only[i],
                             cells_best=float((sc - shape[i] + cells_only[i]).max())))
-    return out
+    return [_colourless(r, tpl) for r in out] if m.grey else out
+
+
+def no_colour(refl: np.ndarray, s: ReadingSettings) -> bool:
+    """Whether a strip shows no colour at all: fewer than one pixel in a hundred has
+    channels `grey_strip_spread` apart (a greyscale camera's frame; a colour camera's noise
+    alone and any coloured ink or wood pass that). Its reads are ranked on their shape alone
+    from the first (`_colourless`): scored against the enrolled colours before the frame is
+    known to be grey (`recolour`), a grey band fits every card too poorly to be found."""
+    if refl.ndim < 3:
+        return True
+    few = refl[::2, ::2]
+    spread = few.max(axis=2) - few.min(axis=2)
+    return float(np.count_nonzero(spread > s.grey_strip_spread)) < 0.01 * spread.size
 
 
 def _ranked(tpl: Templates, s: ReadingSettings, shape: np.ndarray, hues: np.ndarray
@@ -1859,6 +1876,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
             return []
     m = Maps.of(refl, s, tpl.stock)
     m.to_colour = to_colour
+    m.grey = no_colour(refl, s)
     outlined: list[tuple[int, int] | None] = []
     crowded: list[tuple[int, int]] = []
     tops = find_tops(m, mask, tpl, reliable_end, limit_mm, runs, start_mm, marks_only, outlined,
@@ -1938,10 +1956,25 @@ def _with_sure_above(reads: list[CardRead], above: list[CardRead], tpl: Template
 
 
 def _sure_read(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
-    """Whether a band found without the mask's help is surely a card: the cells fit it by
-    `card_sure_shape`, and the cells and the band network both name its class
-    (`looks_disagree`; wood grain fits softened templates surely, but the two disagree)."""
-    return _sure_shape(r, s) and not looks_disagree(r, r.best, tpl, s)
+    """Whether a band found without the mask's help is surely a card: the cells and the band
+    network both name its class (`looks_disagree`; wood grain fits softened templates
+    surely, but the two disagree), and the cells fit it by `card_sure_shape` — or by
+    `card_net_shape` where the network surely sees a band of this printing there (`_net_sure`):
+    a dark stock in a greyscale frame, its shade the table's, shows only its ink, and its
+    band fits its cells a little less well than a band the mask outlines."""
+    if looks_disagree(r, r.best, tpl, s):
+        return False
+    plain = _plain(r)
+    best = -1.0 if plain is None else float(plain.max())
+    return best >= s.card_sure_shape or (best >= s.card_net_shape and _net_sure(r, tpl, s))
+
+
+def _net_sure(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
+    """Whether the band network surely sees a band of this printing's `r.best`: it reads this
+    printing (`net_trust_min`), puts the band at least `net_sure_min` alike to that class
+    and `net_settle_lead` nearer it than any other."""
+    return r.net is not None and tpl.net_trust >= s.net_trust_min \
+        and float(r.net.max()) >= s.net_sure_min and net_lead(r, r.best, tpl) >= s.net_settle_lead
 
 
 def _marks_only(mask: np.ndarray, s: ReadingSettings) -> bool:

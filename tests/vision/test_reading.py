@@ -558,6 +558,49 @@ def test_cards_the_table_s_own_shade_are_found_by_their_ink(
     assert read_strip(specks, tpl, table=np.asarray(table)) == []
 
 
+def test_a_greyscale_camera_s_dark_stock_cards_the_table_s_shade_are_found_as_colour_doubts(
+        ) -> None:
+    # A greyscale camera shows a dark stock only a few hundredths darker than the table (and
+    # lighter than enrolled: the light, the print run): the mask sees little but numerals
+    # and pips, and where it outlines no card only sure bands count. Scored against
+    # the enrolled colours, no grey band fitted surely, and whole columns were lost (the
+    # bench lost 15 of a dark-stock printing's 45 cards on one such frame). The strip shows
+    # no colour at all: its bands are ranked on shape alone, and a band the network surely
+    # names (its class far nearer than any other) is a card if its cells fit it fairly.
+    from companion.synth.zoo import FAMILIES
+
+    from companion.vision.reading import no_colour
+
+    from .vision_helpers import enrolled
+    dk = enrolled(FAMILIES["dark-stock"](1))
+    tpl = dk.templates
+    s = ReadingSettings.load()
+
+    def grey(refl: np.ndarray) -> np.ndarray:
+        lum = refl @ np.array([0.114, 0.587, 0.299], np.float32)
+        return np.repeat(lum[:, :, None], 3, axis=2)
+
+    stock = float(grey(tpl.paper[None, None].astype(np.float32))[0, 0, 0])
+    table = np.full(3, stock + 0.08, np.float32)
+    h, w = s.px(110.0), s.px(88.0)
+    rng = np.random.default_rng(6)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = table
+    img += rng.normal(0, 0.01, (h, w, 1)).astype(np.float32)  # one noise for all channels
+    laid = [("R7", 6.0), ("B2", 26.0), ("G10", 46.0)]
+    for code, y in laid:
+        face = grey(face_reflectance(dk.face(code))) + 0.04
+        top, left = s.px(y), s.px(44.0 - dk.card_size[0] / 2)
+        fh = min(face.shape[0], h - top)
+        img[top:top + fh, left:left + face.shape[1]] = face[:fh]
+    assert no_colour(img, s)
+    reads = read_strip(img, tpl, table=np.tile(table, (h, 1)))
+    assert [r.best.value for r in reads] == [BY_CODE[c].value for c, _ in laid]
+    assert all(r.colour_t == 1.0 for r in reads)        # every colour a doubt
+    # A colour camera's strip is no grey one, however dark its stock.
+    assert not no_colour(_strip(["R7"], [], (0.3, 0.25, 0.2)), s)
+
+
 def test_a_column_ends_at_its_last_card_s_foot_not_at_the_strip_s_end() -> None:
     from companion.vision.reading import column_runs
 
