@@ -1824,13 +1824,24 @@ def _net_placed(m: Maps, tpl: Templates, r: CardRead, rows: tuple[int, int],
     (`net_sure_min`) there, or where another top (`others`, rows) lies within a step."""
     s = m.s
     left = int(round(r.centre_mm * s.px_per_mm - s.px(s.card_w) / 2))
-    ys = np.arange(max(0, rows[0]), min(m.ink.shape[0] - 1, rows[1]) + 1,
-                   max(1, s.px(s.scan_step_mm) // 2))
+    lo, hi = max(0, rows[0]), min(m.ink.shape[0] - 1, rows[1])
+    # Every `scan_step_mm`, then half a step either side of the best (each band costs the
+    # network a fifth of a millisecond, and the outline's rows may span tens of them).
+    step = max(1, s.px(s.scan_step_mm))
+    ys = np.arange(lo, hi + 1, step)
     sims = _net_sims(m, tpl, ys, np.full(len(ys), left))    # None without a network
     if sims is None:
         return None
     near = sims.max(axis=1)
     i = int(np.argmax(near))
+    half = step // 2
+    if half:
+        nys = np.array([y for y in (ys[i] - half, ys[i] + half) if lo <= y <= hi], np.int64)
+        if len(nys):
+            more = _net_sims(m, tpl, nys, np.full(len(nys), left))
+            assert more is not None
+            ys, near = np.concatenate([ys, nys]), np.concatenate([near, more.max(axis=1)])
+            i = int(np.argmax(near))
     if near[i] < s.net_sure_min or any(abs(int(ys[i]) - o) < s.px(s.min_step_mm)
                                        for o in others):
         return None
