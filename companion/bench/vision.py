@@ -102,6 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="per family and rig, frames in greyscale and in strong warm light, "
                         "where a colour read must be a doubt (1)")
     p.add_argument("--mistakes", type=int, default=10, help="mistakes to list (10)")
+    p.add_argument("--doubts", type=int, default=0,
+                   help="doubtful reads to list, each with the reader's reasons and whether it "
+                        "was right (0)")
     args = p.parse_args(list(argv or []))
     if args.families == "all":
         chosen = list(FAMILIES)
@@ -295,7 +298,13 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"worst {max(enrol_s.values()):.2f} s per deck of 70 images   target < 30 s  "
               f"{_ok(max(enrol_s.values()) < 30)}; rendering {render_s / max(1, rendered):.2f} s "
               "per frame")
-    mistakes = [m for sc in (*scores.values(), *colour_scores.values()) for m in sc.mistakes]
+    every = (*scores.values(), *colour_scores.values())
+    mistakes = [m for sc in every for m in sc.mistakes]
     for line in mistakes[:max(0, args.mistakes)]:
         print("    " + line)
+    doubts = [d for sc in every for d in sc.doubts]
+    if args.doubts > 0 and doubts:
+        print(f"  doubtful reads ({len(doubts)}):")
+        for line in doubts[:args.doubts]:
+            print("    " + line)
     return 0

@@ -68,6 +68,9 @@ class Score:
     # Right reads made doubts, by the reason the reader gave (`Doubt.why`; one read may
     # count under several): where the doubts worth taking away lie.
     doubt_why: dict[str, int] = field(default_factory=dict)
+    # Every doubtful read, one line each: where, what it read, the reader's reasons, and
+    # whether it was right (the truth when not): which doubts to take away, and which not.
+    doubts: list[str] = field(default_factory=list)
 
     def add(self, obs: Observation, truth: Observation, name: str = "",
             spot: bool | None = None) -> None:
@@ -117,6 +120,12 @@ class Score:
             flagged = i is not None and (where, i) in doubts
             gi = got[i] if i is not None else None
             wj = want[j] if j is not None else None
+            if flagged:
+                why = doubts[(where, i)] or ("?",)
+                truly = "right" if op == "same" else \
+                    f"truth {wj}" if op == "sub" else "where none lies"
+                self.doubts.append(f"{name}: {where} #{i}: {gi} doubtful "
+                                   f"({', '.join(why)}), {truly}")
             if op == "same":
                 if flagged:
                     self.doubtful += 1

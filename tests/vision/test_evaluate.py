@@ -51,12 +51,17 @@ def test_right_reads_made_doubts_are_counted_by_the_reader_s_reason() -> None:
     s.add(_obs(("R8", "R9", "R6"), (Doubt(here, C["R8"], C["R6"], 0.1, 0, ("looks",)),
                                     Doubt(here, C["R9"], None, 0.1, 1, ("colour", "weak")),
                                     Doubt(here, C["R6"], C["R10"], 0.1, 2, ("looks",)))),
-          truth)
+          truth, "frame 0")
     # R6 for R10 is a wrong read, flagged: not a right read made a doubt.
     assert s.doubt_why == {"looks": 1, "colour": 1, "weak": 1}
+    # Every doubt is listed with its reasons, and whether it was right.
+    assert s.doubts == ["frame 0: flag 1 north #0: R8 doubtful (looks), right",
+                        "frame 0: flag 1 north #1: R9 doubtful (colour, weak), right",
+                        "frame 0: flag 1 north #2: R6 doubtful (looks), truth R10"]
     # A doubt with no reason given (an older reader, a hand-made observation) is "?".
-    s.add(_obs(("R8",), (Doubt(here, C["R8"], None, 0.1, 0),)), _obs(("R8",)))
+    s.add(_obs(("R8",), (Doubt(here, C["R8"], None, 0.1, 0),)), _obs(("R8",)), "frame 1")
     assert s.doubt_why["?"] == 1
+    assert s.doubts[-1] == "frame 1: flag 1 north #0: R8 doubtful (?), right"
     # The reason is no part of what the doubt is.
     assert Doubt(here, C["R8"], None, 0.1, 0, ("looks",)) == Doubt(here, C["R8"], None, 0.1, 0)
 
@@ -78,3 +83,26 @@ def test_bad_folders(tmp_path: Path) -> None:
         evaluate_folder(tmp_path, deck("classic"))
     with pytest.raises(SynthError, match="unknown printing"):
         printing_named("glossy")
+
+
+def test_the_vision_bench_lists_its_doubtful_reads_with_the_reader_s_reasons(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    from companion.bench.vision import main
+    args = ["--frames", "1", "--rig", "webcam", "--colour-frames", "0", "--families", "scenic"]
+    assert main(args + ["--doubts", "4"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.strip().startswith("scenic"))
+    cards, doubtful = int(row.split()[3]), float(row.split()[6])
+    n = round(cards * doubtful / 100)
+    listed = [line.strip() for line in out.splitlines()
+              if re.match(r"\s+scenic webcam frame 0: .* #\d+: \S+ doubtful \(", line)]
+    if n:
+        assert f"doubtful reads ({n}):" in out
+    assert len(listed) == min(4, n)
+    assert all(re.search(r"\(([a-z?]+(, )?)+\), (right|truth \S+|where none lies)$", line)
+               for line in listed), listed
+    # Not asked for, none are listed.
+    assert main(args) == 0
+    assert "doubtful reads" not in capsys.readouterr().out
