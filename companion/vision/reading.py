@@ -1194,8 +1194,13 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         past = (b - card_h + slack) if whole else None
         if past is not None and not _card_follows(mask, b, card_h, s):
             hi, past = past, None           # the run ends at the last card's foot
-        else:
+        elif whole:
             hi = b - band
+        else:
+            # A run shorter than a card ends where the mask lost the card (a picture of the
+            # table's colour across it), not at a band's foot: a top may lie within half a
+            # band of its end.
+            hi = b - band // 2
         hi = min(h - band, max(hi, a + search)) + 1
         if into_tile and limit_mm is not None:
             hi = min(hi, s.px(limit_mm) - card_h + s.px(s.overlap_mm))

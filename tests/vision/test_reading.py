@@ -601,6 +601,25 @@ def test_a_greyscale_camera_s_dark_stock_cards_the_table_s_shade_are_found_as_co
     assert not no_colour(_strip(["R7"], [], (0.3, 0.25, 0.2)), s)
 
 
+def test_a_top_past_the_end_of_a_run_shorter_than_a_card_is_looked_for() -> None:
+    # A picture of the table's very colour across a card's band (a beige landscape on a
+    # beige table) ends the mask's run inside that band: the run is shorter than a card, so
+    # its end is no card's foot, and the card whose band it cuts was never looked for (its
+    # top lay less than a band before the run's end).
+    from companion.vision.reading import card_mask, column_runs
+
+    s = ReadingSettings.load()
+    table = (0.35, 0.45, 0.6)
+    img = _strip(["R8", "B4", "G10"], [22.0, 30.0], table, start_mm=4.0)
+    left, right = s.px(44.0 - 63.0 / 2), s.px(44.0 + 63.0 / 2)
+    img[s.px(26.0 + 10.0):s.px(26.0 + 28.0), left:right] = table     # B4 from 10 mm down
+    tpl = deck("classic").templates
+    runs = column_runs(card_mask(img, np.asarray(table, np.float32), s, tpl.paper), s)
+    assert runs[0][1] < s.px(26.0 + 14.0) and runs[0][1] - runs[0][0] < s.px(63.0)
+    reads = read_strip(img, tpl, table=np.asarray(table, np.float32))
+    assert [r.best.code for r in reads] == ["R8", "B4", "G10"]
+
+
 def test_a_column_ends_at_its_last_card_s_foot_not_at_the_strip_s_end() -> None:
     from companion.vision.reading import column_runs
 
