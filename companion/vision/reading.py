@@ -1983,10 +1983,10 @@ def _sure_read(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
     `card_net_shape` where the network surely sees a band of this printing there (`_net_sure`):
     a dark stock in a greyscale frame, its shade the table's, shows only its ink, and its
     band fits its cells a little less well than a band the mask outlines."""
-    if looks_disagree(r, r.best, tpl, s):
-        return False
     plain = _plain(r)
     best = -1.0 if plain is None else float(plain.max())
+    if best < min(s.card_sure_shape, s.card_net_shape) or looks_disagree(r, r.best, tpl, s):
+        return False
     return best >= s.card_sure_shape or (best >= s.card_net_shape and _net_sure(r, tpl, s))
 
 
