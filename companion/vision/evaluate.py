@@ -120,8 +120,8 @@ class Score:
             flagged = i is not None and (where, i) in doubts
             gi = got[i] if i is not None else None
             wj = want[j] if j is not None else None
+            why = (doubts[(where, i)] or ("?",)) if flagged else ()
             if flagged:
-                why = doubts[(where, i)] or ("?",)
                 truly = "right" if op == "same" else \
                     f"truth {wj}" if op == "sub" else "where none lies"
                 self.doubts.append(f"{name}: {where} #{i}: {gi} doubtful "
@@ -130,8 +130,8 @@ class Score:
                 if flagged:
                     self.doubtful += 1
                     self.doubtful_right += 1
-                    for why in doubts[(where, i)] or ("?",):
-                        self.doubt_why[why] = self.doubt_why.get(why, 0) + 1
+                    for reason in why:
+                        self.doubt_why[reason] = self.doubt_why.get(reason, 0) + 1
                 else:
                     self.right += 1
             elif op == "sub":

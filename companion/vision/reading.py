@@ -1987,7 +1987,7 @@ def _sure_read(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
     best = -1.0 if plain is None else float(plain.max())
     if best < min(s.card_sure_shape, s.card_net_shape) or looks_disagree(r, r.best, tpl, s):
         return False
-    return best >= s.card_sure_shape or (best >= s.card_net_shape and _net_sure(r, tpl, s))
+    return _sure_shape(r, s) or (best >= s.card_net_shape and _net_sure(r, tpl, s))
 
 
 def _net_sure(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
