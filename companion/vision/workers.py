@@ -42,7 +42,12 @@ from .zones import Margins, StripMaps, Zone, ZoneMemory, cut
 
 log = logging.getLogger(__name__)
 
-FRAME_BYTES = geometry.FRAME_W * geometry.FRAME_H * 3   # frames of other sizes: not shared
+# The shared memory holds a frame of up to twice the rig's frame each way: what the reader
+# reads after bringing any camera's frame to the rig's scale (`scale.ScaleNormaliser`), for a
+# camera that sees up to twice as much of the table each way (a 1080p webcam seeing the whole
+# table at 16 px/cm gives 2765 x 1555 px).  A memory file's pages are only taken where they are
+# written (the workers' stretch of the frame); a larger frame is read in the reader's process.
+FRAME_BYTES = 4 * geometry.FRAME_W * geometry.FRAME_H * 3
 _POLL_S = 0.05          # how often a waiting reader checks that its workers still live
 _START_S = 60.0         # a worker's first answer may also wait for its imports (a busy Pi)
 _KEEP_DECKS = 4         # decks' templates the workers keep (the most recently used)

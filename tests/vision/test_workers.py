@@ -86,8 +86,37 @@ def test_a_dead_or_hung_worker_leaves_the_reader_reading_on_its_own(
     assert _gone(pid)
 
 
+def test_a_webcam_frame_brought_to_the_rig_s_scale_is_read_by_the_workers_too() -> None:
+    """A 1080p webcam's frame is read enlarged to the rig's scale (larger than the rig's own
+    frame): the workers take their share of it, and read what the reader reads alone."""
+    from companion.synth import RIGS, render
+    from companion.synth.zoo import FAMILIES, rendition
+
+    from .vision_helpers import enrolled, sample_scene
+
+    p = FAMILIES["classic"](0)
+    dk = enrolled(rendition(p, 1))
+    webcam = render(sample_scene(), rendition(p, 2), 3, rig=RIGS["webcam"])
+    with TableReader(dk, workers=0) as alone:
+        want = alone.read(webcam)
+        enlarged = alone._scale(webcam)
+    assert enlarged.shape[1] > webcam.shape[1] and enlarged.nbytes > webcam.nbytes * 1.5
+    with TableReader(dk, workers=1) as reader:
+        pool = reader._workers
+        assert pool is not None and pool.fits(enlarged)
+        handed: list[int] = []
+        cut = pool.cut
+        pool.cut = lambda f, *a: (handed.append(f.shape[1]), cut(f, *a))[1]  # type: ignore
+        try:
+            assert reader.read(webcam) == want
+        finally:
+            del pool.cut
+        assert handed == [enlarged.shape[1]]
+
+
 def test_a_frame_larger_than_the_shared_memory_is_read_here() -> None:
-    big = np.pad(frame("classic"), ((0, 64), (0, 64), (0, 0)), mode="edge")
+    img = frame("classic")
+    big = np.pad(img, ((0, img.shape[0] + 64), (0, img.shape[1] + 64), (0, 0)), mode="edge")
     assert big.nbytes > zone_workers.FRAME_BYTES
     with TableReader(deck("classic"), workers=0) as alone:
         want = alone.read(big)
