@@ -1610,6 +1610,31 @@ def _fit_map(x: np.ndarray, y: np.ndarray, start: np.ndarray, s: ReadingSettings
     return wmat, float(loss.sum() + lam * ((wmat - gain * w0) ** 2).sum())
 
 
+def _once_each(score: np.ndarray) -> np.ndarray:
+    """For reads scored against every deck card (`score`: reads x cards), the card each
+    names when no card is named twice: each card exists once.  Where two reads name the
+    same card, the one that prefers it by more over its own next card keeps it and the other
+    takes its best card still free, as many times as it takes (the reads that lead by most
+    first).
+
+    A warm light turns the frame's oranges towards red: fitted as each read names its card
+    alone, the map could explain all of a frame's oranges as reds (R1 read twice, O1 never),
+    and read them so, surely, wherever the red card of that value was not on the table."""
+    best = score.argmax(axis=1)
+    if len(np.unique(best)) == len(best):
+        return best
+    top2 = -np.partition(-score, 1, axis=1)[:, :2] if score.shape[1] > 1 else \
+        np.hstack([score, score])
+    free = np.ones(score.shape[1], bool)
+    out = np.empty(len(best), np.int64)
+    for i in np.argsort(-(top2[:, 0] - top2[:, 1]), kind="stable"):
+        row = np.where(free, score[i], -np.inf)
+        j = int(row.argmax()) if free.any() else int(best[i])
+        out[i] = j
+        free[j] = False
+    return out
+
+
 def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     """The frame's reads scored again with their colours mapped onto the deck's.
 
@@ -1664,11 +1689,12 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     shape = np.stack([r.shape for r in fit])                      # type: ignore[misc]
 
     def named(wmat: np.ndarray) -> np.ndarray:
-        """The enrolled colours of the cards the fitted reads name through the map."""
+        """The enrolled colours of the cards the fitted reads name through the map, each
+        card named once (`_once_each`)."""
         hues = x @ wmat
         dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
                           s.colour_cap)
-        return tpl.hues[(shape - s.colour_weight * dist).argmax(axis=1)].astype(np.float64)
+        return tpl.hues[_once_each(shape - s.colour_weight * dist)].astype(np.float64)
 
     best_cost, best_map = np.inf, _NO_CHANGE
     # Started as the frame is vivid: a colour twice as vivid as enrolled lies further than

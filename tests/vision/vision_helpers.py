@@ -70,10 +70,11 @@ def frame(printing_name: str, seed: int = 3) -> np.ndarray:
     return img
 
 
-def bench_webcam_frame(family: str, seed: int, frame: int):  # noqa: ANN202
+def bench_webcam_frame(family: str, seed: int, frame: int, light: str = ""):  # noqa: ANN202
     """The bench's `frame`-th table of `family` at printing seed `seed`, as a webcam-only run
     draws it (the reference rig's tables at the webcam), its deck, its truth and the camera
-    faults it was drawn with."""
+    faults it was drawn with; `light` "grey" or "warm": one of the bench's colour frames
+    (`--colour-frames`), a greyscale camera or tungsten light, noise and JPEG kept."""
     from companion.bench.vision import ENROL_RENDITION, TABLE_RENDITION
     from companion.synth import RIGS, Degrade, Setup, rendition
     from companion.synth.dataset import random_scene
@@ -85,6 +86,9 @@ def bench_webcam_frame(family: str, seed: int, frame: int):  # noqa: ANN202
         scene = random_scene(rng, hand=bool(rng.random() < 0.15))
         deg = Degrade.random(rng, hand=False)
         fseed = int(rng.integers(1 << 30))
+    if light:
+        deg = Degrade(noise=deg.noise, jpeg=deg.jpeg, **({"grey": True} if light == "grey"
+                                                         else {"warm": 0.9}))
     img = render(scene, rendition(printing, TABLE_RENDITION), fseed, deg, rig=RIGS["webcam"],
                  setup=Setup.varied())
     return img, enrolled(rendition(printing, ENROL_RENDITION)), scene.observation(), deg
