@@ -933,6 +933,9 @@ class CardRead:
 
     cells_best: float | None = None              # the best score on the cells alone (shape
                                                  # and colour, without the network's say)
+    colour_rivals: tuple[Card, ...] | None = None   # the other colours of its value its
+                                                 # colour lies `colour_doubt_glare` of the way
+                                                 # towards or more; None: any (not measured)
 
     @property
     def cells_score(self) -> float:
@@ -1434,7 +1437,7 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates, net: 
     colours = np.array([tpl.colour.hue(c, int(b), s) for c, b in zip(cells, best)], np.float32)
     vivid = [tpl.colour.vividness(c, int(b)) for c, b in zip(cells, best)]
     shape = by_class[:, tpl.class_of]                             # (cards read, deck cards)
-    order, score, between = _ranked(tpl, s, shape, colours)
+    order, score, between, rivals = _ranked(tpl, s, shape, colours)
     half_w = s.px(s.card_w) / 2
     out = []
     for i in range(n):
@@ -1445,7 +1448,8 @@ def identify_many(m: Maps, corners: list[tuple[int, int]], tpl: Templates, net: 
                             (float(lk[i]) + half_w) / s.px_per_mm, shape[i], colours[i],
                             colour_t=float(between[i]), vivid=vivid[i],
                             net=None if sims is None else sims[i], cells=cells_only[i],
-                            cells_best=float((sc - shape[i] + cells_only[i]).max())))
+                            cells_best=float((sc - shape[i] + cells_only[i]).max()),
+                            colour_rivals=rivals[i]))
     return [_colourless(r, tpl) for r in out] if m.grey else out
 
 
@@ -1468,31 +1472,38 @@ def no_colour(refl: np.ndarray, s: ReadingSettings) -> bool:
 
 
 def _ranked(tpl: Templates, s: ReadingSettings, shape: np.ndarray, hues: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[Card, ...]]]:
     """Every deck card's score for reads of shape similarities `shape` (reads x deck cards)
-    and colours `hues` (reads x 2): the five best per read, all scores, and how far each
-    read's colour lies towards its nearest other colour (`_between`)."""
+    and colours `hues` (reads x 2): the five best per read, all scores, how far each read's
+    colour lies towards its nearest other colour, and the other colours it lies near enough
+    to be a doubt under glare (`colour_doubt_glare`) or anywhere (`_between`)."""
     # Capped: a colour gone wrong (light the tiles did not see) must not swamp the shape.
     dist = np.minimum(np.linalg.norm(tpl.hues[None, :, :] - hues[:, None, :], axis=2),
                       s.colour_cap)
     score = shape - s.colour_weight * dist
     order = np.argsort(-score, axis=1)[:, :5]
-    return order, score, _between(tpl, hues, order[:, 0])
+    between, rivals = _between(tpl, hues, order[:, 0],
+                               min(s.colour_doubt, s.colour_doubt_glare))
+    return order, score, between, rivals
 
 
-def _between(tpl: Templates, hues: np.ndarray, best: np.ndarray) -> np.ndarray:
+def _between(tpl: Templates, hues: np.ndarray, best: np.ndarray, near: float
+             ) -> tuple[np.ndarray, list[tuple[Card, ...]]]:
     """For each read of colour `hues[i]` named `best[i]` (a deck index): where its colour
     lies between the best card's enrolled colour (0) and that of the nearest card of the same
     class in another colour (1), along the line joining them; 0 when the class has one colour.
+    And the cards of the same class whose colours it lies `near` of the way towards or more.
 
     Near 0.5 the frame cannot tell the two colours apart (a greyscale frame, a strong cast,
     yellow and orange under warm light): the colour of that read is a guess.
     """
     out = np.zeros(len(best), np.float32)
+    rivals: list[tuple[Card, ...]] = []
     for i, b in enumerate(best):
         same = np.flatnonzero(tpl.class_of == tpl.class_of[b])
         others = same[same != b]
         if not len(others):
+            rivals.append(())
             continue
         hb = tpl.hues[b]
         d = tpl.hues[others] - hb                                   # (others, 2)
@@ -1501,7 +1512,8 @@ def _between(tpl: Templates, hues: np.ndarray, best: np.ndarray) -> np.ndarray:
         # Two colours the enrolment itself could not tell apart: no colour can decide.
         tt[length2 <= 1e-8] = 1.0
         out[i] = float(tt.max())
-    return out
+        rivals.append(tuple(tpl.cards[j] for j in others[tt >= near]))
+    return out, rivals
 
 
 def _second_look(m: Maps, tpl: Templates, by_class: np.ndarray, tops: np.ndarray,
@@ -1541,12 +1553,12 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
                 ) -> list[CardRead]:
     """The reads scored again with the colours `hues` (one row each), all at once."""
     shape = np.stack([r.shape for r in reads])                    # type: ignore[misc]
-    order, score, between = _ranked(tpl, s, shape, hues)
+    order, score, between, rivals = _ranked(tpl, s, shape, hues)
     return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
                      r.shape, r.hue, r.edge, float(t), r.vivid, r.net, r.cells,
                      None if r.cells is None or r.shape is None
-                     else float((sc - r.shape + r.cells).max()))
-            for r, o, sc, t in zip(reads, order, score, between)]
+                     else float((sc - r.shape + r.cells).max()), near)
+            for r, o, sc, t, near in zip(reads, order, score, between, rivals)]
 
 
 def _colourless(r: CardRead, tpl: Templates) -> CardRead:
@@ -1557,7 +1569,7 @@ def _colourless(r: CardRead, tpl: Templates) -> CardRead:
         return r
     order = np.argsort(-r.shape, kind="stable")
     cands = tuple((tpl.cards[j], float(r.shape[j])) for j in order)
-    return replace(r, candidates=cands, colour_t=1.0,
+    return replace(r, candidates=cands, colour_t=1.0, colour_rivals=None,
                    cells_best=None if r.cells is None else float(r.cells.max()))
 
 
@@ -1661,7 +1673,7 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     if len(fit) < s.recolour_min_reads:
         # Too few reads to map the frame's colours by: no map checked them (a second print
         # run's orange turned towards yellow), and a read's colour needs a wider margin.
-        return [replace(r, colour_t=1.0) if r.hue is not None
+        return [replace(r, colour_t=1.0, colour_rivals=None) if r.hue is not None
                 and r.colour_t >= s.colour_doubt_unmapped else r for r in reads]
     idx = {c: i for i, c in enumerate(tpl.cards)}
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
@@ -1681,7 +1693,8 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
             s.recolour_min_spread * float(np.sqrt(aim.var(axis=0).sum())):
         # Nor can any read of it name a colour: each is as near the grey of a pale colour
         # as it would be to any other colour with the frame's colours restored.
-        return [replace(r, colour_t=1.0) if r.hue is not None else r for r in reads]
+        return [replace(r, colour_t=1.0, colour_rivals=None) if r.hue is not None else r
+                for r in reads]
     # The map is fitted as the reads name their cards and the reads named again through the
     # map, until the names settle, from a few starting turns of the colour plane (a scanner's
     # or a print run's hue shift turns every colour alike): the fit that explains the reads
@@ -1750,6 +1763,16 @@ def colour_unsure(r: CardRead, s: ReadingSettings, glare: bool = False) -> bool:
     the read lies under glare (`vision.glare`), whose white light washes a colour towards
     grey and the duller colours (a yellow towards green), and needs a wider margin."""
     return r.colour_t >= (s.colour_doubt_glare if glare else s.colour_doubt)
+
+
+def colour_rivals(r: CardRead, tpl: Templates) -> tuple[Card, ...]:
+    """The cards of the read's value it could be instead, its colour aside: those whose
+    colours its own lies near (`CardRead.colour_rivals`), or every other colour of its value
+    where the frame's colours were not measured (greyscale, too few reads to map them)."""
+    if r.colour_rivals is not None:
+        return r.colour_rivals
+    k = tpl.class_of[tpl.cards.index(r.best)]
+    return tuple(c for c, j in zip(tpl.cards, tpl.class_of) if j == k and c != r.best)
 
 
 def is_card(r: CardRead, s: ReadingSettings) -> bool:

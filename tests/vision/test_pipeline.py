@@ -83,6 +83,38 @@ def test_fair_reads_are_doubtful_unless_clearly_ahead() -> None:
     assert [sl.doubt is not None for sl in slots] == [False, True, True, False]
 
 
+def test_a_colour_doubt_is_settled_by_the_other_colour_s_card_read_surely_elsewhere() -> None:
+    # Each card exists once: a 5 whose colour lies between yellow and orange is the yellow
+    # one where the orange 5 is read for sure at another flag. Not where a rival colour is
+    # not on the table, is read in doubt itself, or the frame's colours were not measured.
+    from companion.rules.cards import BY_CODE
+    from companion.rules.place import Place
+    from companion.vision.pipeline import TableReader, _Slot
+    from companion.vision.reading import CardRead, ReadingSettings
+
+    def slot(i: int, code: str, other: str, colour_t: float = 0.0,
+             rivals: tuple[str, ...] | None = ()) -> _Slot:
+        read = CardRead(((BY_CODE[code], 0.9), (BY_CODE[other], 0.8)), 6.0, 44.0,
+                        colour_t=colour_t, colour_rivals=None if rivals is None
+                        else tuple(BY_CODE[c] for c in rivals))
+        return _Slot(Place(i, "south"), 0, read)
+
+    t = ReadingSettings.load().colour_doubt + 0.05
+    with TableReader(deck("classic")) as reader:
+        slots = [slot(1, "Y5", "O5", t, ("O5",)),          # O5 sure at flag 2: yellow
+                 slot(2, "O5", "O6"),
+                 slot(3, "Y7", "O7", t, ("O7",)),          # no O7 on the table: a doubt
+                 slot(4, "R2", "O2", t, ("O2", "P2")),     # O2 sure, P2 not there: a doubt
+                 slot(5, "O2", "O3"),
+                 slot(6, "G3", "B3", t, None),             # colours not measured: a doubt
+                 slot(7, "B3", "P3"),
+                 slot(8, "P9", "R9", t, ("R9",)),          # R9 itself a colour doubt
+                 slot(9, "R9", "P9", t, ("P9",))]
+        reader._settle(slots)
+    assert [sl.doubt is not None for sl in slots] == [False, False, True, True, False, True,
+                                                       False, True, True]
+
+
 @pytest.mark.parametrize("name", ["classic", "bold", "random-11"])
 def test_a_greyscale_frame_gives_doubts_not_colours(name: str) -> None:
     """A frame without colour cannot say which of a value's six colours a Troop is: every
