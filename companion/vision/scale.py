@@ -98,23 +98,35 @@ class ScaleNormaliser:
 
     The measure (one tile decode) is made once per frame size and kept; `reset()` forgets it
     (a camera moved).  Frames of the rig's size are taken to be at the rig's scale, so the
-    appliance's frames never pay for it.
+    appliance's frames never pay for it.  Where no tile code decodes (a webcam's ~2 px per
+    module under blur), its frames are read as they are and the decode is tried again only
+    every `images.scale_retry_frames` frames: it costs a few hundred milliseconds, and was
+    tried on every frame of such a camera.
     """
 
     def __init__(self) -> None:
         self._factors: dict[tuple[int, int], tuple[float, float] | None] = {}
+        self._unmeasured: dict[tuple[int, int], int] = {}   # frames since the decode failed
 
     def reset(self) -> None:
         self._factors.clear()
+        self._unmeasured.clear()
 
     def __call__(self, frame: np.ndarray) -> np.ndarray:
         h, w = frame.shape[:2]
         if (w, h) == (geometry.FRAME_W, geometry.FRAME_H):
             return frame
         if (w, h) not in self._factors:
+            since = self._unmeasured.get((w, h))
+            retry = int(load_config()["images"]["scale_retry_frames"])
+            if since is not None and since + 1 < retry:
+                self._unmeasured[(w, h)] = since + 1
+                return frame
             scale = measure(frame)
             if scale is None:
+                self._unmeasured[(w, h)] = 0
                 return frame  # no tile read: the layout says so in its own words
+            self._unmeasured.pop((w, h), None)
             factors = resize_factors(scale, f"a {w}x{h} frame")
             self._factors[(w, h)] = factors
             if factors is not None:

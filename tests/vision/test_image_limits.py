@@ -154,3 +154,30 @@ def test_frames_of_the_rigs_size_are_not_measured(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(scale_module, "measure", lambda f: calls.append(1))
     img = frame("classic")
     assert ScaleNormaliser()(img) is img and calls == []
+
+
+def test_a_frame_size_whose_tiles_do_not_decode_is_measured_again_only_now_and_then(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A webcam whose tile codes never decode (about 2 px per module) is read as it is; the
+    # decode that fails costs a few hundred milliseconds and was tried on every frame.
+    import companion.vision.scale as scale_module
+    from companion.vision.config import load_config
+
+    every = int(load_config()["images"]["scale_retry_frames"])
+    calls: list[int] = []
+    monkeypatch.setattr(scale_module, "measure", lambda f: calls.append(1))
+    img = np.zeros((1080, 1920, 3), np.uint8)
+    norm = ScaleNormaliser()
+    for _ in range(2 * every + 1):
+        assert norm(img) is img
+    assert len(calls) == 3                      # the first frame, then every `every` frames
+    norm.reset()                                # a camera moved: measured again at once
+    assert norm(img) is img and len(calls) == 4
+    other = np.zeros((720, 1280, 3), np.uint8)  # another frame size: its own measure
+    assert norm(other) is other and len(calls) == 5
+    monkeypatch.setattr(scale_module, "measure",
+                        lambda f: calls.append(1) or scale_module.FrameScale(1.6, 1.6, 9))
+    for _ in range(every):
+        norm(img)
+    assert len(calls) == 6 and norm(img).shape[1] > img.shape[1]   # decoded: resized
+    assert len(calls) == 6                                          # and kept
