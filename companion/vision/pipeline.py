@@ -29,8 +29,8 @@ from .deck import Deck
 from .glare import glare_flags
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import (CardRead, colour_rivals, colour_unsure, faint_band, is_card, lone_last,
-                      looks_disagree, recolour)
+from .reading import (CardRead, colour_unsure, faint_band, is_card, lone_last, looks_disagree,
+                      recolour)
 from .scale import ScaleNormaliser
 from .softness import measure_tiles, template_softness
 from .workers import WorkerError, ZoneWorkers
@@ -372,14 +372,16 @@ class TableReader:
                 slot.doubt = Doubt(slot.place, best, second[0] if second else None, conf,
                                    slot.index, why)
         # A colour the frame could not tell from another's is no doubt where every card the
-        # read could be instead (its value in those colours) is read for sure elsewhere: each
-        # card exists once (a yellow 5 told from an orange one by the orange 5 at another
-        # flag). Judged on the reads sure before any is cleared this way.
+        # read could be instead (its value in those colours, `CardRead.colour_rivals`) is
+        # read for sure elsewhere: each card exists once (a yellow 5 told from an orange one
+        # by the orange 5 at another flag). Not where the frame's colours were not measured
+        # (greyscale: a Troop may then be read as a Tactics card too). Judged on the reads
+        # sure before any is cleared this way.
         sure = {sl.card for sl in slots if sl.doubt is None}
         for slot in slots:
-            d = slot.doubt
-            if d is not None and d.why == ("colour",) and slot.card == slot.read.best and \
-                    all(c in sure for c in colour_rivals(slot.read, self.templates)):
+            d, rivals = slot.doubt, slot.read.colour_rivals
+            if d is not None and d.why == ("colour",) and rivals and \
+                    slot.card == slot.read.best and all(c in sure for c in rivals):
                 slot.doubt = None
 
     def read(self, frame: np.ndarray) -> Observation:

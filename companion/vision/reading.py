@@ -1765,16 +1765,6 @@ def colour_unsure(r: CardRead, s: ReadingSettings, glare: bool = False) -> bool:
     return r.colour_t >= (s.colour_doubt_glare if glare else s.colour_doubt)
 
 
-def colour_rivals(r: CardRead, tpl: Templates) -> tuple[Card, ...]:
-    """The cards of the read's value it could be instead, its colour aside: those whose
-    colours its own lies near (`CardRead.colour_rivals`), or every other colour of its value
-    where the frame's colours were not measured (greyscale, too few reads to map them)."""
-    if r.colour_rivals is not None:
-        return r.colour_rivals
-    k = tpl.class_of[tpl.cards.index(r.best)]
-    return tuple(c for c, j in zip(tpl.cards, tpl.class_of) if j == k and c != r.best)
-
-
 def is_card(r: CardRead, s: ReadingSettings) -> bool:
     """Whether a read is a card: a "top" that fits no card at all is a card's body, a shadow
     or a hand; one that fits only fairly (a washed-out colour, or a shape not sure) must

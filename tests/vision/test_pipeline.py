@@ -109,10 +109,11 @@ def test_a_colour_doubt_is_settled_by_the_other_colour_s_card_read_surely_elsewh
                  slot(6, "G3", "B3", t, None),             # colours not measured: a doubt
                  slot(7, "B3", "P3"),
                  slot(8, "P9", "R9", t, ("R9",)),          # R9 itself a colour doubt
-                 slot(9, "R9", "P9", t, ("P9",))]
+                 slot(9, "R9", "P9", t, ("P9",)),
+                 slot(0, "FOG", "MUD", 1.0, None)]          # greyscale: a Troop, maybe
         reader._settle(slots)
     assert [sl.doubt is not None for sl in slots] == [False, False, True, True, False, True,
-                                                       False, True, True]
+                                                       False, True, True, True]
 
 
 @pytest.mark.parametrize("name", ["classic", "bold", "random-11"])
