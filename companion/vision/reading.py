@@ -935,7 +935,8 @@ class CardRead:
                                                  # and colour, without the network's say)
     colour_rivals: tuple[Card, ...] | None = None   # the other colours of its value its
                                                  # colour lies `colour_doubt_glare` of the way
-                                                 # towards or more; None: any (not measured)
+                                                 # towards or more; None: its colour was not
+                                                 # measured (greyscale, an unmapped frame)
 
     @property
     def cells_score(self) -> float:
@@ -1557,8 +1558,8 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
     return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
                      r.shape, r.hue, r.edge, float(t), r.vivid, r.net, r.cells,
                      None if r.cells is None or r.shape is None
-                     else float((sc - r.shape + r.cells).max()), near)
-            for r, o, sc, t, near in zip(reads, order, score, between, rivals)]
+                     else float((sc - r.shape + r.cells).max()), rival)
+            for r, o, sc, t, rival in zip(reads, order, score, between, rivals)]
 
 
 def _colourless(r: CardRead, tpl: Templates) -> CardRead:
