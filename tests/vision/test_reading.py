@@ -223,7 +223,7 @@ def _bold_reads_as_vivid(codes: list[str], vivid: Callable[[str], float]) -> lis
 
 def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     # A dull frame (glare) with its colours turned a little towards red, no red card on the
-    # table, and three bands of glare over wood whose cells fit a purple value's layout and
+    # table, and bands of glare over wood whose cells fit a purple or blue value's layout and
     # whose colour is a dull orange.  Fitted from them too, the map turns every colour one
     # step on (oranges to red, yellows to orange), silently; the network puts such bands
     # only faintly near any class (`faint_band`), and the map is fitted without them.
@@ -250,10 +250,11 @@ def test_bands_unlike_any_card_do_not_turn_the_frame_s_colour_map() -> None:
     cards = [read(code, seen @ hue_of[code]) for code in chosen]
 
     def glare(net: float) -> list[CardRead]:
-        # Eight of twenty bands: fewer, the map's robust fit alone leaves them out
+        # Ten of twenty-two bands: fewer (eight of twenty), the map's robust fit, naming each
+        # card once, alone leaves them out
         # (`test_a_few_bands_far_from_every_colour_do_not_shrink_the_frame_s_colour_map`).
         return [read(code, 0.3 * hue_of["O3"], net)
-                for code in ("P3", "P7", "P5", "P1", "P4", "P6", "P8", "P10")]
+                for code in ("P3", "P7", "P5", "P1", "P4", "P6", "P8", "P10", "B1", "B2")]
 
     faint = (s.net_card_min + s.net_sure_min) / 2
     assert [str(r.best) for r in recolour(cards + glare(faint), tpl)][:len(chosen)] == chosen
