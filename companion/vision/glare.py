@@ -24,19 +24,32 @@ from .config import load_config
 from .layout import Layout, flags_covered, shrunk
 
 
+def _white(layout: Layout) -> np.ndarray:
+    """The tiles' white, channel by channel: the median of the flags' references (a tile
+    under the spot itself gives its neighbour's, and is outvoted if it does not)."""
+    return np.median(np.array([w for w, _ in layout.references()], np.float32), axis=0)
+
+
+def blind(layout: Layout) -> bool:
+    """Whether this frame cannot tell glare from paper: its tiles' white lies at the
+    sensor's top in every channel (overexposed: the renderer's plain light, many a camera's
+    own exposure). `glare_flags` then reports none, and the reader judges every read's colour
+    as strictly as under glare (`reading.colour_unsure`): a spot it cannot see washes an
+    orange towards yellow, a red towards orange."""
+    return not bool((_white(layout) < float(load_config()["glare"]["white_max"])).any())
+
+
 def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     """Flags whose card zones lie partly under a glare spot (see the module's notes)."""
     cfg = load_config()["glare"]
-    small, f = shrunk(frame, layout, float(cfg["px_per_mm"]), 2)
-    clipped = int(cfg["clipped"])
-    # The tiles' white, channel by channel: the median of the flags' references (a tile
-    # under the spot itself gives its neighbour's, and is outvoted if it does not).
-    white = np.median(np.array([w for w, _ in layout.references()], np.float32), axis=0)
+    white = _white(layout)
     # A channel of that white near the sensor's top has no room above it: there the spot
     # need only be as bright as the white (the other channels tell).
     room = white < float(cfg["white_max"])
     if not room.any():
-        return ()                       # overexposed: glare cannot be told from paper
+        return ()                       # overexposed: glare cannot be told from paper (`blind`)
+    small, f = shrunk(frame, layout, float(cfg["px_per_mm"]), 2)
+    clipped = int(cfg["clipped"])
     need = np.where(room, np.minimum(float(cfg["above_white"]) * white, clipped), 0.98 * white)
     spot = (small >= need[None, None, :]).all(axis=2)
     spot = cv2.morphologyEx(spot.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -45,4 +58,4 @@ def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
                          float(cfg["min_cover_mm2"]))
 
 
-__all__ = ["glare_flags"]
+__all__ = ["blind", "glare_flags"]

@@ -26,6 +26,7 @@ from . import zones as zone_steps
 from .capture import check_frame
 from .config import load_config
 from .deck import Deck
+from .glare import blind as glare_blind
 from .glare import glare_flags
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
@@ -311,9 +312,11 @@ class TableReader:
         return out, sorted(obstructed), glare
 
     # -- the whole table ----------------------------------------------------------------------
-    def _settle(self, slots: list[_Slot], glare: tuple[int, ...] = ()) -> None:
+    def _settle(self, slots: list[_Slot], glare: tuple[int, ...] = (), blind: bool = False
+                ) -> None:
         """Give each read a card, each card to one read at most; flag the unsure ones
-        (`glare`: the flags under glare, whose colours are judged more strictly)."""
+        (`glare`: the flags under glare, whose colours are judged more strictly; `blind`: a
+        frame that cannot tell glare from paper, `glare.blind`, every flag's so)."""
         s = self.settings
         taken: dict[Card, _Slot] = {}
 
@@ -361,7 +364,7 @@ class TableReader:
                                                       held)
             why = tuple(name for name, hit in zip(DOUBT_REASONS, (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
-                colour_unsure(slot.read, s, slot.place.flag in glare),
+                colour_unsure(slot.read, s, blind or slot.place.flag in glare),
                 faint_band(slot.read, s)
                 or (id(slot) in before_last
                     and lone_last(slot.read, before_last[id(slot)], s)))) if hit)
@@ -410,7 +413,7 @@ class TableReader:
                     continue
                 slots.append(_Slot(place, index, r))
                 index += 1
-        self._settle(slots, glare)
+        self._settle(slots, glare, glare_blind(layout))
         self.last_reads = [(sl.place, sl.index, sl.read) for sl in slots]
         lists: dict[Place, list[Card]] = {}
         for sl in slots:

@@ -77,6 +77,39 @@ def test_an_overexposed_frame_tells_no_glare() -> None:
     assert glare_flags(img, layout) == ()
 
 
+def test_an_overexposed_frame_judges_every_colour_as_under_glare() -> None:
+    """A frame that cannot tell glare from paper (`glare.blind`) cannot say where a spot
+    washes a colour out either: every read's colour needs the margin a flag under glare
+    gets. On a bench table (banner, seed 2, its tiles' white at the sensor's top) a spot
+    over flag 4 put an orange 7 0.35 of the way towards yellow: read yellow, silently."""
+    from companion.rules.cards import BY_CODE
+    from companion.vision.glare import blind
+    from companion.vision.pipeline import _Slot
+    from companion.vision.reading import CardRead, ReadingSettings
+
+    over = render(sample_scene(table_seed=0), printing("classic"), seed=4)
+    assert blind(acquire(over, allow_missing=True))
+    exposed = render(sample_scene(table_seed=0), printing("classic"), seed=4,
+                     degrade=Degrade(exposure=EXPOSED))
+    assert not blind(acquire(exposed, allow_missing=True))
+
+    s = ReadingSettings.load()
+    t = (s.colour_doubt_glare + s.colour_doubt) / 2
+
+    def slots() -> list[_Slot]:
+        read = CardRead(((BY_CODE["Y7"], 0.9), (BY_CODE["O7"], 0.8)), 6.0, 44.0,
+                        colour_t=t, colour_rivals=(BY_CODE["O7"],))
+        return [_Slot(Place(4, "north"), 0, read)]
+
+    with TableReader(deck("classic"), workers=0) as reader:
+        for is_blind, glare, doubt in ((False, (), False), (False, (4,), True),
+                                       (True, (), True)):
+            got = slots()
+            reader._settle(got, glare, is_blind)
+            assert (got[0].doubt is not None) == doubt
+            assert not doubt or got[0].doubt.why == ("colour",)      # type: ignore[union-attr]
+
+
 def test_the_reader_reports_glare_and_the_observation_keeps_it() -> None:
     at = _spot_over(7, 70.0, 0)
     img = render(sample_scene(table_seed=0), printing("classic"), seed=4,
