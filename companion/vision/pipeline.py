@@ -378,13 +378,16 @@ class TableReader:
         # read could be instead (its value in those colours, `CardRead.colour_rivals`) is
         # read for sure elsewhere: each card exists once (a yellow 5 told from an orange one
         # by the orange 5 at another flag). Not where the frame's colours were not measured
-        # (greyscale: a Troop may then be read as a Tactics card too). Judged on the reads
-        # sure before any is cleared this way.
+        # (greyscale: a Troop may then be read as a Tactics card too), nor under glare, seen
+        # or not (`blind`): a spot moves a colour further than between two (a red 7 read
+        # orange, its colour nearer purple than red). Judged on the reads sure before any is
+        # cleared this way.
         sure = {sl.card for sl in slots if sl.doubt is None}
         for slot in slots:
             d, rivals = slot.doubt, slot.read.colour_rivals
-            if d is not None and d.why == ("colour",) and rivals and \
-                    slot.card == slot.read.best and all(c in sure for c in rivals):
+            if d is not None and d.why == ("colour",) and rivals and not blind and \
+                    slot.place.flag not in glare and slot.card == slot.read.best and \
+                    all(c in sure for c in rivals):
                 slot.doubt = None
 
     def read(self, frame: np.ndarray) -> Observation:

@@ -97,17 +97,23 @@ def test_an_overexposed_frame_judges_every_colour_as_under_glare() -> None:
     t = (s.colour_doubt_glare + s.colour_doubt) / 2
 
     def slots() -> list[_Slot]:
+        # An orange 7 read for sure elsewhere would settle a yellow 7's colour doubt, but not
+        # under glare, seen or not: a spot moves a colour further than between two.
         read = CardRead(((BY_CODE["Y7"], 0.9), (BY_CODE["O7"], 0.8)), 6.0, 44.0,
                         colour_t=t, colour_rivals=(BY_CODE["O7"],))
-        return [_Slot(Place(4, "north"), 0, read)]
+        orange = CardRead(((BY_CODE["O7"], 0.9), (BY_CODE["O6"], 0.7)), 6.0, 44.0)
+        return [_Slot(Place(4, "north"), 0, read), _Slot(Place(6, "south"), 0, orange)]
 
     with TableReader(deck("classic"), workers=0) as reader:
         for is_blind, glare, doubt in ((False, (), False), (False, (4,), True),
                                        (True, (), True)):
             got = slots()
-            reader._settle(got, glare, is_blind)
+            reader._settle(got[:1], glare, is_blind)
             assert (got[0].doubt is not None) == doubt
             assert not doubt or got[0].doubt.why == ("colour",)      # type: ignore[union-attr]
+            got = slots()
+            reader._settle(got, glare, is_blind)
+            assert (got[0].doubt is not None) == doubt and got[1].doubt is None
 
 
 def test_the_reader_reports_glare_and_the_observation_keeps_it() -> None:
