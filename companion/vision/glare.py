@@ -24,10 +24,12 @@ from .config import load_config
 from .layout import Layout, flags_covered, shrunk
 
 
-def _white(layout: Layout) -> np.ndarray:
+def _white_room(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
     """The tiles' white, channel by channel: the median of the flags' references (a tile
-    under the spot itself gives its neighbour's, and is outvoted if it does not)."""
-    return np.median(np.array([w for w, _ in layout.references()], np.float32), axis=0)
+    under the spot itself gives its neighbour's, and is outvoted if it does not); and which
+    of its channels have room above them (a channel near the sensor's top has none)."""
+    white = np.median(np.array([w for w, _ in layout.references()], np.float32), axis=0)
+    return white, white < float(load_config()["glare"]["white_max"])
 
 
 def blind(layout: Layout) -> bool:
@@ -36,16 +38,15 @@ def blind(layout: Layout) -> bool:
     own exposure). `glare_flags` then reports none, and the reader judges every read's colour
     as strictly as under glare (`reading.colour_unsure`): a spot it cannot see washes an
     orange towards yellow, a red towards orange."""
-    return not bool((_white(layout) < float(load_config()["glare"]["white_max"])).any())
+    return not bool(_white_room(layout)[1].any())
 
 
 def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     """Flags whose card zones lie partly under a glare spot (see the module's notes)."""
     cfg = load_config()["glare"]
-    white = _white(layout)
-    # A channel of that white near the sensor's top has no room above it: there the spot
+    # A channel of the white near the sensor's top has no room above it: there the spot
     # need only be as bright as the white (the other channels tell).
-    room = white < float(cfg["white_max"])
+    white, room = _white_room(layout)
     if not room.any():
         return ()                       # overexposed: glare cannot be told from paper (`blind`)
     small, f = shrunk(frame, layout, float(cfg["px_per_mm"]), 2)
