@@ -122,6 +122,12 @@ class ReadingSettings:
     card_net_shape: float
     body_slack: float
     body_fit_min: float
+    face_scales: tuple[float, ...]
+    face_shift_mm: float
+    face_end_mm: float
+    face_fit_min: float
+    face_lead_min: float
+    face_share: float
     net_sure_min: float
     lone_gap_mm: float
     lone_net_min: float
@@ -149,7 +155,8 @@ class ReadingSettings:
             if f.name in _DECK_FIELDS:
                 continue
             raw = c[_CONFIG_KEYS.get(f.name, f.name)]
-            values[f.name] = (tuple(float(x) for x in raw) if f.name in ("scales", "recolour_turns")
+            values[f.name] = (tuple(float(x) for x in raw)
+                              if f.name in ("scales", "recolour_turns", "face_scales")
                               else int(raw) if f.type == "int" else float(raw))
         return cls(**values)  # type: ignore[arg-type]
 
@@ -777,11 +784,19 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
 
     `held`: the cards the read put before `card`, which other reads hold for sure: their
     classes are out of the running, and the two looks must name `card` among the rest (a
-    read's next card is taken for it only when both do: `pipeline`)."""
+    read's next card is taken for it only when both do: `pipeline`).
+
+    A column's last card shows its whole face: where it names a class clearly
+    (`face_class`), that is the answer whatever the band's two looks say: they need not
+    agree on `card`, and cannot make a read of another class sure."""
     if r.net is None or r.cells is None:
         return False
     j = tpl.cards.index(card)
     rivals = _rivals(card, tpl, held)
+    k = int(tpl.class_of[j])
+    named = face_class(r, tpl, s, rivals | (np.arange(len(rivals)) == k))
+    if named is not None:
+        return named != k
     other = rivals[tpl.class_of]
     cells_lead = float(r.cells[j]) - float(r.cells[other].max()) if other.any() else 1.0
     lead = net_lead(r, card, tpl, held)
@@ -790,6 +805,75 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
         return lead * lead_scale(tpl, s, pair) < s.net_doubt_lead
     return not (cells_lead >= -s.cells_tie and lead >= s.net_settle_lead
                 and r.score >= s.settle_min_score)
+
+
+def _without(v: np.ndarray, common: np.ndarray) -> np.ndarray:
+    """Rows of `v` less their part along the unit row `common`."""
+    return v - (v @ common)[:, None] * common[None, :]
+
+
+def _own_faces(tpl: Templates) -> tuple[np.ndarray, np.ndarray]:
+    """What each enrolled face has of its own (`Templates.bodies`, normalised, less their
+    part along the deck's mean face, normalised again), and that mean face: a printing's
+    faces share their frame, a picture's layout, a hexagon, and correlate 0.95 or more
+    whole; what tells two apart is what is left."""
+    faces = _normalise(tpl.bodies.reshape(len(tpl.cards), -1))
+    common = _normalise(faces.mean(axis=0, keepdims=True))[0]
+    return _normalise(_without(faces, common)), common
+
+
+def face_look(m: Maps, tpl: Templates, r: CardRead) -> np.ndarray | None:
+    """How well a card's whole face, as the strip shows it below the read's top, fits each
+    class's enrolled faces (`Templates.bodies`, the fine cells of every face; per class the
+    best of its cards; correlation of what each face has of its own: `_own_faces`), free to move `face_shift_mm` either
+    way and to stretch along the card by `face_scales` (a tilted camera shows a card a few
+    per cent short). None when the face runs past the strip's end."""
+    s = m.s
+    cell = s.px(s.cell_mm)
+    h, w = m.ink_fine.shape
+    top = int(round(r.top_mm * s.px_per_mm))
+    left = int(round(r.centre_mm * s.px_per_mm - s.px(s.card_w) / 2))
+    rows = np.arange(tpl.bodies.shape[1]) * cell + cell // 2
+    if top + int(rows[-1] * min(s.face_scales)) >= h:
+        return None
+    cols = _grid(s, False)[1]
+    shift = s.px(s.face_shift_mm)
+    moves = sorted({-shift, 0, shift})
+    ys = np.concatenate([np.round(rows * sc).astype(np.int64) + top + dy
+                         for sc in s.face_scales for dy in moves])
+    xs = np.concatenate([cols + left + dx for dx in moves])
+    got = m.ink_fine[np.clip(ys, 0, h - 1)][:, np.clip(xs, 0, w - 1)]
+    n_r, n_c = len(rows), len(cols)
+    seen = got.reshape(-1, n_r, len(moves), n_c).transpose(0, 2, 1, 3).reshape(-1, n_r * n_c)
+    faces, common = _own_faces(tpl)
+    sims = _normalise(_without(_normalise(seen), common)) @ faces.T
+    per_card = sims.max(axis=0)
+    out = np.full(int(tpl.class_of.max()) + 1, -1.0, np.float32)
+    np.maximum.at(out, tpl.class_of, per_card.astype(np.float32))
+    return out
+
+
+def face_class(r: CardRead, tpl: Templates, s: ReadingSettings,
+               allowed: np.ndarray | None = None) -> int | None:
+    """The class the read's whole face (`CardRead.face`, a column's last card) names, among
+    the `allowed` classes (a mask; all by default), or None where it names none clearly: it
+    must fit it at least `face_fit_min`, and better than any other by `face_lead_min` and by
+    `face_share` of how far apart the two classes' enrolled faces lie (one less the best
+    correlation between a face of each): a printing whose faces differ only by a corner's
+    numeral leads by as little as that difference, and needs no more."""
+    if r.face is None:
+        return None
+    classes = np.flatnonzero(np.ones(len(r.face), bool) if allowed is None else allowed)
+    if len(classes) < 2:
+        return None
+    order = classes[np.argsort(-r.face[classes])]
+    k, rival = int(order[0]), int(order[1])
+    lead = float(r.face[k] - r.face[rival])
+    if float(r.face[k]) < s.face_fit_min or lead < s.face_lead_min:
+        return None
+    faces = _own_faces(tpl)[0]
+    apart = 1.0 - float((faces[tpl.class_of == k] @ faces[tpl.class_of == rival].T).max())
+    return k if lead >= s.face_share * apart else None
 
 
 def _rivals(card: Card, tpl: Templates, held: Sequence[Card] = ()) -> np.ndarray:
@@ -937,6 +1021,8 @@ class CardRead:
                                                  # colour lies `colour_doubt_glare` of the way
                                                  # towards or more; None: its colour was not
                                                  # measured (greyscale, an unmapped frame)
+    face: np.ndarray | None = None               # per class, how well its whole face fits
+                                                 # (`face_look`); None: not looked at
 
     @property
     def cells_score(self) -> float:
@@ -1558,7 +1644,7 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
     return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
                      r.shape, r.hue, r.edge, float(t), r.vivid, r.net, r.cells,
                      None if r.cells is None or r.shape is None
-                     else float((sc - r.shape + r.cells).max()), rival)
+                     else float((sc - r.shape + r.cells).max()), rival, r.face)
             for r, o, sc, t, rival in zip(reads, order, score, between, rivals)]
 
 
@@ -1972,11 +2058,30 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     reads = _with_sure_above(reads, [r for r in every[len(tops):] if _fits_a_card(r, s, lead)],
                              tpl, s)
     reads = _not_bodies(m, tpl, reads, demanded)
+    if reads and not marks_only:
+        reads[-1] = _with_face(m, tpl, reads[-1], runs)
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
                                                                   r.centre_mm, s))
              for r in reads]
     return [r for r in reads if is_card(r, s)] if final else reads
+
+
+def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]]
+               ) -> CardRead:
+    """A column's last read with its whole face looked at (`face_look`), where the band's
+    two looks do not name its card (`looks_disagree`) and the column's outline ends where
+    that card's face does, give or take `face_end_mm`: past it a card lies below (one the
+    reader lost) or something covers the face."""
+    s = m.s
+    if not looks_disagree(r, r.best, tpl, s):
+        return r
+    top = int(round(r.top_mm * s.px_per_mm))
+    end = next((b for a, b in runs if a <= top < b), None)
+    if end is None or abs(end - (top + s.px(s.card_h))) > s.px(s.face_end_mm):
+        return r
+    face = face_look(m, tpl, r)
+    return r if face is None else replace(r, face=face)
 
 
 def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead], lost: list[int],

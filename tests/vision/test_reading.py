@@ -392,27 +392,106 @@ def test_a_colour_no_frame_map_checked_needs_a_wider_margin() -> None:
     assert str(out[0].best) == "O5" and not colour_unsure(out[0], s)
 
 
+def _faces_apart(apart: float) -> np.ndarray:
+    """Four enrolled faces' cells (cards x rows x columns): two that correlate 1 - `apart`,
+    and their negatives (the deck's mean face is then blank: each face is all its own)."""
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(2, 40))
+    a, b = a - a.mean(), b - b.mean()
+    a /= np.linalg.norm(a)
+    b -= (b @ a) * a
+    b /= np.linalg.norm(b)
+    near = 1.0 - apart
+    c = near * a + np.sqrt(1.0 - near * near) * b
+    return np.stack([a, c, -a, -c]).reshape(4, 4, 10)
+
+
 def _two_looks(cells_lead: float, net_lead: float, score: float, sep: float | None = None,
-               trust: float = 1.0, pair: float | None = None) -> bool:
+               trust: float = 1.0, pair: float | None = None,
+               face: tuple[float, float] | None = None, faces_apart: float = 0.3) -> bool:
     """`looks_disagree` on a read of R6 whose cells put R6 `cells_lead` ahead of R8 (behind
     when negative) and whose network puts it `net_lead` nearer R6's class than R8's, on a
     printing whose classes the network puts `sep` apart (by default as far as usual), R6's
     and R8's `pair` apart (by default `sep`), and tells apart in `trust` of camera-like
-    views."""
+    views; `face`: how well the read's whole face fits R6's and R8's enrolled faces (a
+    column's last card), which lie `faces_apart` apart."""
     from types import SimpleNamespace
 
     from companion.vision.reading import CardRead, looks_disagree
 
-    cards = (BY_CODE["R6"], BY_CODE["R8"])
+    # Two Tactics cards the read is nothing like, for faces of their own.
+    cards = (BY_CODE["R6"], BY_CODE["R8"], BY_CODE["FOG"], BY_CODE["MUD"])
     sep = ReadingSettings.load().net_sep_ref if sep is None else sep
     turn = np.arccos(1.0 - (sep if pair is None else pair))
-    protos = np.array([[1.0, 0.0], [np.cos(turn), np.sin(turn)]], np.float32)
-    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1]), net_sep=sep, net_trust=trust,
-                          protos=protos)
+    protos = np.array([[1.0, 0.0], [np.cos(turn), np.sin(turn)], [-1.0, 0.0], [0.0, -1.0]],
+                      np.float32)
+    tpl = SimpleNamespace(cards=cards, class_of=np.arange(4), net_sep=sep, net_trust=trust,
+                          protos=protos, bodies=_faces_apart(faces_apart))
     read = CardRead(((cards[0], score), (cards[1], score - 0.05)), 10.0, 30.0,
-                    net=np.array([0.5 + net_lead, 0.5], np.float32),
-                    cells=np.array([0.8 + cells_lead, 0.8], np.float32))
+                    net=np.array([0.5 + net_lead, 0.5, 0.0, 0.0], np.float32),
+                    cells=np.array([0.8 + cells_lead, 0.8, 0.0, 0.0], np.float32),
+                    face=None if face is None else np.array([*face, -1.0, -1.0], np.float32))
     return looks_disagree(read, cards[0], tpl, ReadingSettings.load())   # type: ignore[arg-type]
+
+
+def test_a_column_s_last_card_is_named_by_its_whole_face_where_its_band_is_not() -> None:
+    s = ReadingSettings.load()
+    tie, unsure = -s.cells_tie / 2, s.net_settle_lead - 0.05
+    assert _two_looks(tie, unsure, 0.9)
+    # Its whole face fits R6's far better than R8's: R6, however the band's looks tie ...
+    assert not _two_looks(tie, unsure, 0.9, face=(0.9, 0.7))
+    # ... and R8 is no sure read of it, however the band's looks agree on R8.
+    assert _two_looks(0.05, 0.4, 0.9, face=(0.7, 0.9))
+    # A face that fits neither well, or leads by less than a share of how far apart the two
+    # faces lie as enrolled (or than a floor), names nothing: the band's looks decide.
+    assert _two_looks(tie, unsure, 0.9, face=(s.face_fit_min - 0.05, 0.2))
+    lead = s.face_share * 0.6 * 0.8
+    assert lead > s.face_lead_min
+    assert _two_looks(tie, unsure, 0.9, face=(0.9, 0.9 - lead), faces_apart=0.6)
+    assert not _two_looks(tie, unsure, 0.9, face=(0.9, 0.9 - lead), faces_apart=0.6 * 0.7)
+    assert _two_looks(tie, unsure, 0.9, face=(0.9, 0.9 - s.face_lead_min * 0.8),
+                      faces_apart=0.01)
+    assert not _two_looks(0.05, 0.4, 0.9, face=(0.9, 0.9 - lead), faces_apart=0.6)
+
+
+def test_a_webcam_s_last_cards_are_named_by_their_faces() -> None:
+    # A bench table (scenic, seed 0, a webcam-only run's frame 1): a numeral a few pixels
+    # high in a picture's corner. The band's two looks did not agree on four columns' last
+    # cards; their whole faces name R8 and R6, read so, and those reads are sure. The other
+    # two faces name a 7 and a 9 where the band read Y1 and Y6 (wrongly): doubts still.
+    from companion.vision.evaluate import Score
+    from companion.vision.pipeline import TableReader
+
+    from .vision_helpers import bench_webcam_frame
+
+    img, d, truth, _ = bench_webcam_frame("scenic", 0, 1)
+    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
+        obs = reader.read(img)
+    score = Score()
+    score.add(obs, truth, "webcam")
+    assert score.summary()["wrong_unflagged_pct"] == 0.0, score.mistakes
+    assert sorted(str(d.best) for d in obs.doubtful) == ["Y1", "Y6"]
+
+
+def test_a_face_is_matched_whole_only_where_it_shows_whole() -> None:
+    from dataclasses import replace
+
+    from companion.vision.reading import Maps, face_class, face_look
+
+    tpl = deck("classic").templates
+    s = tpl.settings()
+    refl = _strip(["R8", "B4", "G6"], [20.0, 21.0], (0.35, 0.45, 0.6))
+    reads = read_strip(refl, tpl)
+    m = Maps.of(refl, s, tpl.stock)
+    six = int(tpl.class_of[tpl.cards.index(BY_CODE["G6"])])
+    last = face_look(m, tpl, reads[-1])
+    assert last is not None and int(np.argmax(last)) == six
+    assert face_class(replace(reads[-1], face=last), tpl, s) == six
+    # The first card's face lies under the two laid on it: it names nothing.
+    first = face_look(m, tpl, reads[0])
+    assert first is not None and face_class(replace(reads[0], face=first), tpl, s) is None
+    # A face running past the strip's end is not looked at.
+    assert face_look(m, tpl, replace(reads[-1], top_mm=150.0)) is None
 
 
 def test_cells_that_tie_leave_the_value_to_a_sure_network() -> None:
