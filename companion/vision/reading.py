@@ -2072,16 +2072,30 @@ def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]]
     """A column's last read with its whole face looked at (`face_look`), where the band's
     two looks do not name its card (`looks_disagree`) and the column's outline ends where
     that card's face does, give or take `face_end_mm`: past it a card lies below (one the
-    reader lost) or something covers the face."""
+    reader lost) or something covers the face.
+
+    Where the face names a class (`face_class`), every card of another class loses how
+    much less well the face fits it: the face, the fullest look at the card, ranks the
+    read's candidates (a blurred 2 whose band fits a 6 as well, its face a 2's)."""
     s = m.s
-    if not looks_disagree(r, r.best, tpl, s):
+    if r.shape is None or not looks_disagree(r, r.best, tpl, s):
         return r
     top = int(round(r.top_mm * s.px_per_mm))
     end = next((b for a, b in runs if a <= top < b), None)
     if end is None or abs(end - (top + s.px(s.card_h))) > s.px(s.face_end_mm):
         return r
     face = face_look(m, tpl, r)
-    return r if face is None else replace(r, face=face)
+    if face is None:
+        return r
+    r = replace(r, face=face)
+    named = face_class(r, tpl, s)
+    if named is None:
+        return r
+    r = replace(r, shape=(r.shape + np.minimum(face[tpl.class_of] - face[named], 0.0)
+                          ).astype(np.float32))
+    if m.grey or r.hue is None:
+        return _colourless(r, tpl)
+    return _scored_all([r], tpl, s, r.hue[None, :])[0]
 
 
 def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead], lost: list[int],
