@@ -532,6 +532,8 @@ class Templates:
     vivid: np.ndarray                       # (cards,) each face's `ColourModel.vividness`
     stock: np.ndarray                       # what ink is measured from (`stock_colour`, `ink`)
     bodies: np.ndarray                      # (cards, rows, cols) each whole face's fine cells
+    own_faces: np.ndarray                   # (cards, rows x cols) what each has of its own,
+    face_common: np.ndarray                 # and what they share (`_own_faces`)
     paper: np.ndarray                       # the printing's stock: its faces' median colour
     card_w: float                           # the printing's card size (mm)
     card_h: float
@@ -692,7 +694,8 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
                      hues, fw, cw, halves, half, class_of, class_ink, {},
                      half_w, Correlator.of(coarse_t, cw),
                      (Correlator.of(halves[0], half_w[0]), Correlator.of(halves[1], half_w[1])),
-                     colour, vivid, stock, np.array(bodies, np.float32), paper,
+                     colour, vivid, stock, np.array(bodies, np.float32),
+                     *_own_faces(np.array(bodies, np.float32)), paper,
                      float(s.card_w), float(s.card_h), protos, bandnet.separation(protos),
                      trust, _face_lead(fine_a * fw, class_of, troop, len(rows), half),
                      _blank_top(class_ink, s))
@@ -812,20 +815,20 @@ def _without(v: np.ndarray, common: np.ndarray) -> np.ndarray:
     return v - (v @ common)[:, None] * common[None, :]
 
 
-def _own_faces(tpl: Templates) -> tuple[np.ndarray, np.ndarray]:
-    """What each enrolled face has of its own (`Templates.bodies`, normalised, less their
-    part along the deck's mean face, normalised again), and that mean face: a printing's
-    faces share their frame, a picture's layout, a hexagon, and correlate 0.95 or more
-    whole; what tells two apart is what is left."""
-    faces = _normalise(tpl.bodies.reshape(len(tpl.cards), -1))
+def _own_faces(bodies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What each enrolled face has of its own (its fine cells, `Templates.bodies`,
+    normalised, less their part along the deck's mean face, normalised again), and that
+    mean face: a printing's faces share their frame, a picture's layout, a hexagon, and
+    correlate 0.95 or more whole; what tells two apart is what is left."""
+    faces = _normalise(bodies.reshape(len(bodies), -1))
     common = _normalise(faces.mean(axis=0, keepdims=True))[0]
-    return _normalise(_without(faces, common)), common
+    return _normalise(_without(faces, common)).astype(np.float32), common.astype(np.float32)
 
 
 def face_look(m: Maps, tpl: Templates, r: CardRead) -> np.ndarray | None:
     """How well a card's whole face, as the strip shows it below the read's top, fits each
-    class's enrolled faces (`Templates.bodies`, the fine cells of every face; per class the
-    best of its cards; correlation of what each face has of its own: `_own_faces`), free to move `face_shift_mm` either
+    class's enrolled faces (`Templates.own_faces`: what each face's fine cells have of
+    their own; per class the best of its cards), free to move `face_shift_mm` either
     way and to stretch along the card by `face_scales` (a tilted camera shows a card a few
     per cent short). None when the face runs past the strip's end."""
     s = m.s
@@ -845,8 +848,7 @@ def face_look(m: Maps, tpl: Templates, r: CardRead) -> np.ndarray | None:
     got = m.ink_fine[np.clip(ys, 0, h - 1)][:, np.clip(xs, 0, w - 1)]
     n_r, n_c = len(rows), len(cols)
     seen = got.reshape(-1, n_r, len(moves), n_c).transpose(0, 2, 1, 3).reshape(-1, n_r * n_c)
-    faces, common = _own_faces(tpl)
-    sims = _normalise(_without(_normalise(seen), common)) @ faces.T
+    sims = _normalise(_without(_normalise(seen), tpl.face_common)) @ tpl.own_faces.T
     per_card = sims.max(axis=0)
     out = np.full(int(tpl.class_of.max()) + 1, -1.0, np.float32)
     np.maximum.at(out, tpl.class_of, per_card.astype(np.float32))
@@ -871,7 +873,7 @@ def face_class(r: CardRead, tpl: Templates, s: ReadingSettings,
     lead = float(r.face[k] - r.face[rival])
     if float(r.face[k]) < s.face_fit_min or lead < s.face_lead_min:
         return None
-    faces = _own_faces(tpl)[0]
+    faces = tpl.own_faces
     apart = 1.0 - float((faces[tpl.class_of == k] @ faces[tpl.class_of == rival].T).max())
     return k if lead >= s.face_share * apart else None
 

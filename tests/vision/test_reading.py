@@ -417,7 +417,7 @@ def _two_looks(cells_lead: float, net_lead: float, score: float, sep: float | No
     column's last card), which lie `faces_apart` apart."""
     from types import SimpleNamespace
 
-    from companion.vision.reading import CardRead, looks_disagree
+    from companion.vision.reading import CardRead, _own_faces, looks_disagree
 
     # Two Tactics cards the read is nothing like, for faces of their own.
     cards = (BY_CODE["R6"], BY_CODE["R8"], BY_CODE["FOG"], BY_CODE["MUD"])
@@ -425,8 +425,9 @@ def _two_looks(cells_lead: float, net_lead: float, score: float, sep: float | No
     turn = np.arccos(1.0 - (sep if pair is None else pair))
     protos = np.array([[1.0, 0.0], [np.cos(turn), np.sin(turn)], [-1.0, 0.0], [0.0, -1.0]],
                       np.float32)
+    own, common = _own_faces(_faces_apart(faces_apart))
     tpl = SimpleNamespace(cards=cards, class_of=np.arange(4), net_sep=sep, net_trust=trust,
-                          protos=protos, bodies=_faces_apart(faces_apart))
+                          protos=protos, own_faces=own, face_common=common)
     read = CardRead(((cards[0], score), (cards[1], score - 0.05)), 10.0, 30.0,
                     net=np.array([0.5 + net_lead, 0.5, 0.0, 0.0], np.float32),
                     cells=np.array([0.8 + cells_lead, 0.8, 0.0, 0.0], np.float32),
