@@ -476,6 +476,26 @@ def test_a_webcam_s_last_cards_are_named_by_their_faces() -> None:
     assert obs.flags[0].north == (BY_CODE["Y7"],) and obs.flags[6].north == (BY_CODE["Y9"],)
 
 
+def test_a_face_in_a_greyscale_frame_names_a_value_and_leaves_the_colour_a_doubt() -> None:
+    from companion.vision.evaluate import Score
+    from companion.vision.pipeline import TableReader
+    from companion.vision.reading import face_class
+
+    from .vision_helpers import bench_webcam_frame
+
+    img, d, truth, _ = bench_webcam_frame("scenic", 0, 1, light="grey")
+    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
+        obs = reader.read(img)
+        named = [(w, i) for w, i, r in reader.last_reads
+                 if face_class(r, reader.templates, reader.settings) is not None]
+    assert named
+    why = {(dt.where, dt.index): dt.why for dt in obs.doubtful}
+    assert all("colour" in why.get(at, ()) for at in named)
+    score = Score()
+    score.add(obs, truth, "grey")
+    assert score.summary()["wrong_unflagged_pct"] == 0.0, score.mistakes
+
+
 def test_a_face_is_matched_whole_only_where_it_shows_whole() -> None:
     from dataclasses import replace
 
