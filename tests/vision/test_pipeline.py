@@ -186,12 +186,14 @@ def test_a_greyscale_camera_leaves_no_read_silent_tactics_included(family: str,
 
 def test_a_read_the_band_network_disagrees_with_is_a_doubt() -> None:
     """The cells and the network look apart: with a network that puts every band nearest
-    the next class's prototype (prototypes rolled one class on), no read is sure, and the
-    cards are still those the cells read."""
+    the next class's prototype (prototypes rolled one class on), no read of a card's band
+    is sure, and the cards are still those the cells read. Only a column's last card, whose
+    whole face names its class (`reading.face_class`), is read surely."""
     from dataclasses import replace as swap
 
     from companion.vision.deck import Deck
     from companion.vision.evaluate import Score
+    from companion.vision.reading import face_class
 
     dk = deck("classic")
     tpl = dk.templates
@@ -199,13 +201,17 @@ def test_a_read_the_band_network_disagrees_with_is_a_doubt() -> None:
     rolled._templates = swap(tpl, protos=np.roll(tpl.protos, 1, axis=0))
     with TableReader(rolled, workers=0) as reader:
         obs = reader.read(frame("classic"))
+        reads = reader.last_reads
     truth = sample_scene().observation()
     score = Score()
     score.add(obs, truth, "rolled")
     s = score.summary()
     assert s["wrong_unflagged_pct"] == 0.0, score.mistakes
-    assert s["doubtful_pct"] > 90.0
-    # ... and the reader says why: mostly that the two looks disagree (a read whose best
-    # card another read holds is doubted for that first).
-    assert all(d.why for d in obs.doubtful)
-    assert sum("looks" in d.why for d in obs.doubtful) >= 0.8 * len(obs.doubtful)
+    doubted = {(d.where, d.index) for d in obs.doubtful}
+    sure = [r for where, i, r in reads if (where, i) not in doubted]
+    assert s["doubtful_pct"] > 75.0 and sure
+    assert all(face_class(r, tpl, reader.settings) is not None for r in sure)
+    # ... and the reader says why: that the two looks disagree, or that the read's best
+    # card another read holds (a card a last card's face named surely, among them).
+    assert all("looks" in d.why or "taken" in d.why for d in obs.doubtful)
+    assert sum("looks" in d.why for d in obs.doubtful) >= 0.7 * len(obs.doubtful)
