@@ -126,6 +126,7 @@ class ReadingSettings:
     face_shift_mm: float
     face_end_mm: float
     face_fit_min: float
+    face_close: float
     face_lead_min: float
     face_share: float
     net_sure_min: float
@@ -2072,15 +2073,16 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
 def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]]
                ) -> CardRead:
     """A column's last read with its whole face looked at (`face_look`), where the band's
-    two looks do not name its card (`looks_disagree`) and the column's outline ends where
-    that card's face does, give or take `face_end_mm`: past it a card lies below (one the
-    reader lost) or something covers the face.
+    two looks do not name its card (`looks_disagree`) or a card of another class scores
+    within `face_close` of it (`_close_call`), and the column's outline ends where that
+    card's face does, give or take `face_end_mm`: past it a card lies below (one the reader
+    lost) or something covers the face.
 
     Where the face names a class (`face_class`), every card of another class loses how
     much less well the face fits it: the face, the fullest look at the card, ranks the
     read's candidates (a blurred 2 whose band fits a 6 as well, its face a 2's)."""
     s = m.s
-    if r.shape is None or not looks_disagree(r, r.best, tpl, s):
+    if r.shape is None or not (looks_disagree(r, r.best, tpl, s) or _close_call(r, tpl, s)):
         return r
     top = int(round(r.top_mm * s.px_per_mm))
     end = next((b for a, b in runs if a <= top < b), None)
@@ -2098,6 +2100,15 @@ def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]]
     if m.grey or r.hue is None:
         return _colourless(r, tpl)
     return _scored_all([r], tpl, s, r.hue[None, :])[0]
+
+
+def _close_call(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
+    """Whether a card of another class than the read's first scores within `face_close` of
+    it among its next candidates (the settle may take it where the first is held
+    elsewhere, or doubt the read for its margin)."""
+    k = tpl.class_of[tpl.cards.index(r.best)]
+    return any(tpl.class_of[tpl.cards.index(c)] != k and r.score - sc < s.face_close
+               for c, sc in r.candidates[1:4])
 
 
 def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead], lost: list[int],

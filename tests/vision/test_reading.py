@@ -455,6 +455,22 @@ def test_a_column_s_last_card_is_named_by_its_whole_face_where_its_band_is_not()
     assert not _two_looks(0.05, 0.4, 0.9, face=(0.9, 0.9 - lead), faces_apart=0.6)
 
 
+def test_a_close_call_between_two_values_asks_for_the_face() -> None:
+    from companion.vision.reading import CardRead, _close_call
+
+    s = ReadingSettings.load()
+    tpl = deck("classic").templates
+    r6, o6, r8 = BY_CODE["R6"], BY_CODE["O6"], BY_CODE["R8"]
+
+    def read(*cands: tuple[object, float]) -> CardRead:
+        return CardRead(tuple(cands), 10.0, 30.0)   # type: ignore[arg-type]
+
+    assert _close_call(read((r6, 0.9), (r8, 0.9 - s.face_close / 2)), tpl, s)
+    assert not _close_call(read((r6, 0.9), (r8, 0.9 - 2 * s.face_close)), tpl, s)
+    # Another colour of the same value is no call for the face: it tells values apart.
+    assert not _close_call(read((r6, 0.9), (o6, 0.9), (r8, 0.9 - 2 * s.face_close)), tpl, s)
+
+
 def test_a_webcam_s_last_cards_are_named_by_their_faces() -> None:
     # A bench table (scenic, seed 0, a webcam-only run's frame 1): a numeral a few pixels
     # high in a picture's corner. The band's two looks did not agree on four columns' last
