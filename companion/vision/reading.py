@@ -646,10 +646,9 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     paper = np.median(np.minimum(pixels, 1.0), axis=0).astype(np.float32)
     bodies = []
     grid_rows, grid_cols = _grid(s, False)
-    cell = s.px(s.cell_mm)
+    body_rows = _face_rows(s)
     for face in faces_refl:
         m = face_maps(face, s, stock)
-        body_rows = np.arange(s.px(s.card_h) // cell) * cell + cell // 2
         bodies.append(m.ink_fine[np.minimum(body_rows, m.ink_fine.shape[0] - 1)][:, grid_cols])
         inks.append(_soft(m.ink[:bh, :bw]))
         fine.append(raw_cells(m, zero, zero, False)[0])
@@ -816,6 +815,14 @@ def _without(v: np.ndarray, common: np.ndarray) -> np.ndarray:
     return v - (v @ common)[:, None] * common[None, :]
 
 
+def _face_rows(s: ReadingSettings) -> np.ndarray:
+    """Row offsets (px, from the card's top) of a whole face's fine cells, down the card's
+    height: where enrolment keeps each face's cells (`Templates.bodies`) and `face_look`
+    reads a card's."""
+    cell = s.px(s.cell_mm)
+    return np.arange(s.px(s.card_h) // cell) * cell + cell // 2
+
+
 def _own_faces(bodies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """What each enrolled face has of its own (its fine cells, `Templates.bodies`,
     normalised, less their part along the deck's mean face, normalised again), and that
@@ -833,11 +840,10 @@ def face_look(m: Maps, tpl: Templates, r: CardRead) -> np.ndarray | None:
     way and to stretch along the card by `face_scales` (a tilted camera shows a card a few
     per cent short). None when the face runs past the strip's end."""
     s = m.s
-    cell = s.px(s.cell_mm)
     h, w = m.ink_fine.shape
     top = int(round(r.top_mm * s.px_per_mm))
     left = int(round(r.centre_mm * s.px_per_mm - s.px(s.card_w) / 2))
-    rows = np.arange(tpl.bodies.shape[1]) * cell + cell // 2
+    rows = _face_rows(s)
     if top + int(rows[-1] * min(s.face_scales)) >= h:
         return None
     cols = _grid(s, False)[1]
