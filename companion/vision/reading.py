@@ -125,6 +125,7 @@ class ReadingSettings:
     face_scales: tuple[float, ...]
     face_shift_mm: float
     face_end_mm: float
+    face_cover_mm: float
     face_fit_min: float
     face_close: float
     face_lead_min: float
@@ -789,9 +790,10 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
     classes are out of the running, and the two looks must name `card` among the rest (a
     read's next card is taken for it only when both do: `pipeline`).
 
-    A column's last card shows its whole face: where it names a class clearly
-    (`face_class`), that is the answer whatever the band's two looks say: they need not
-    agree on `card`, and cannot make a read of another class sure."""
+    A column's last card shows its whole face, an echelon's card its face down to the next
+    card's top (`_with_face`): where that names a class clearly (`face_class`), it is the
+    answer whatever the band's two looks say: they need not agree on `card`, and cannot
+    make a read of another class sure."""
     if r.net is None or r.cells is None:
         return False
     j = tpl.cards.index(card)
@@ -833,17 +835,23 @@ def _own_faces(bodies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _normalise(_without(faces, common)).astype(np.float32), common.astype(np.float32)
 
 
-def face_look(m: Maps, tpl: Templates, r: CardRead) -> np.ndarray | None:
+def face_look(m: Maps, tpl: Templates, r: CardRead, rows_seen: int | None = None
+              ) -> np.ndarray | None:
     """How well a card's whole face, as the strip shows it below the read's top, fits each
     class's enrolled faces (`Templates.own_faces`: what each face's fine cells have of
     their own; per class the best of its cards), free to move `face_shift_mm` either
     way and to stretch along the card by `face_scales` (a tilted camera shows a card a few
-    per cent short). None when the face runs past the strip's end."""
+    per cent short). None when the face runs past the strip's end.
+
+    `rows_seen`: only the face's first rows of fine cells show (an echelon's card, the next
+    one lying over the rest): those are matched with the same rows of the enrolled faces,
+    less what those share (`_own_part`)."""
     s = m.s
     h, w = m.ink_fine.shape
     top = int(round(r.top_mm * s.px_per_mm))
     left = int(round(r.centre_mm * s.px_per_mm - s.px(s.card_w) / 2))
-    rows = _face_rows(s)
+    rows = _face_rows(s)[:rows_seen]
+    own, common = _own_part(tpl, rows_seen)
     if top + int(rows[-1] * min(s.face_scales)) >= h:
         return None
     cols = _grid(s, False)[1]
@@ -855,19 +863,28 @@ def face_look(m: Maps, tpl: Templates, r: CardRead) -> np.ndarray | None:
     got = m.ink_fine[np.clip(ys, 0, h - 1)][:, np.clip(xs, 0, w - 1)]
     n_r, n_c = len(rows), len(cols)
     seen = got.reshape(-1, n_r, len(moves), n_c).transpose(0, 2, 1, 3).reshape(-1, n_r * n_c)
-    sims = _normalise(_without(_normalise(seen), tpl.face_common)) @ tpl.own_faces.T
+    sims = _normalise(_without(_normalise(seen), common)) @ own.T
     per_card = sims.max(axis=0)
     out = np.full(int(tpl.class_of.max()) + 1, -1.0, np.float32)
     np.maximum.at(out, tpl.class_of, per_card.astype(np.float32))
     return out
 
 
+def _own_part(tpl: Templates, rows_seen: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """`Templates.own_faces` and `face_common` for the faces' first `rows_seen` rows of fine
+    cells (all: None)."""
+    if rows_seen is None or rows_seen >= tpl.bodies.shape[1]:
+        return tpl.own_faces, tpl.face_common
+    return _own_faces(tpl.bodies[:, :rows_seen])
+
+
 def face_class(r: CardRead, tpl: Templates, s: ReadingSettings,
                allowed: np.ndarray | None = None) -> int | None:
-    """The class the read's whole face (`CardRead.face`, a column's last card) names, among
-    the `allowed` classes (a mask; all by default), or None where it names none clearly: it
-    must fit it at least `face_fit_min`, and better than any other by `face_lead_min` and by
-    `face_share` of how far apart the two classes' enrolled faces lie (one less the best
+    """The class the read's face (`CardRead.face`: a column's last card's whole, an
+    echelon's card's down to the next card's top) names, among the `allowed` classes (a
+    mask; all by default), or None where it names none clearly: it must fit it at least
+    `face_fit_min`, and better than any other by `face_lead_min` and by `face_share` of how
+    far apart the two classes' enrolled faces lie, on the rows looked at (one less the best
     correlation between a face of each): a printing whose faces differ only by a corner's
     numeral leads by as little as that difference, and needs no more."""
     if r.face is None:
@@ -880,7 +897,7 @@ def face_class(r: CardRead, tpl: Templates, s: ReadingSettings,
     lead = float(r.face[k] - r.face[rival])
     if float(r.face[k]) < s.face_fit_min or lead < s.face_lead_min:
         return None
-    faces = tpl.own_faces
+    faces = _own_part(tpl, r.face_rows)[0]
     apart = 1.0 - float((faces[tpl.class_of == k] @ faces[tpl.class_of == rival].T).max())
     return k if lead >= s.face_share * apart else None
 
@@ -1030,8 +1047,10 @@ class CardRead:
                                                  # colour lies `colour_doubt_glare` of the way
                                                  # towards or more; None: its colour was not
                                                  # measured (greyscale, an unmapped frame)
-    face: np.ndarray | None = None               # per class, how well its whole face fits
+    face: np.ndarray | None = None               # per class, how well its face fits
                                                  # (`face_look`); None: not looked at
+    face_rows: int | None = None                 # the face's rows of fine cells it was
+                                                 # looked at on (None: all of them)
 
     @property
     def cells_score(self) -> float:
@@ -1653,7 +1672,7 @@ def _scored_all(reads: list[CardRead], tpl: Templates, s: ReadingSettings, hues:
     return [CardRead(tuple((tpl.cards[j], float(sc[j])) for j in o), r.top_mm, r.centre_mm,
                      r.shape, r.hue, r.edge, float(t), r.vivid, r.net, r.cells,
                      None if r.cells is None or r.shape is None
-                     else float((sc - r.shape + r.cells).max()), rival, r.face)
+                     else float((sc - r.shape + r.cells).max()), rival, r.face, r.face_rows)
             for r, o, sc, t, rival in zip(reads, order, score, between, rivals)]
 
 
@@ -2068,7 +2087,8 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                              tpl, s)
     reads = _not_bodies(m, tpl, reads, demanded)
     if reads and not marks_only:
-        reads[-1] = _with_face(m, tpl, reads[-1], runs)
+        reads = [_with_face(m, tpl, r, runs, below)
+                 for r, below in zip(reads, reads[1:] + [None])]
     # Only a read short of a sure shape may need its top edge (`is_card`).
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
                                                                   r.centre_mm, s))
@@ -2076,13 +2096,15 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     return [r for r in reads if is_card(r, s)] if final else reads
 
 
-def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]]
-               ) -> CardRead:
-    """A column's last read with its whole face looked at (`face_look`), where the band's
-    two looks do not name its card (`looks_disagree`) or a card of another class scores
-    within `face_close` of it (`_close_call`), and the column's outline ends where that
-    card's face does, give or take `face_end_mm`: past it a card lies below (one the reader
-    lost) or something covers the face.
+def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]],
+               below: CardRead | None = None) -> CardRead:
+    """A read with its face looked at (`face_look`), where the band's two looks do not name
+    its card (`looks_disagree`) or a card of another class scores within `face_close` of it
+    (`_close_call`). A column's last read (`below` None) is looked at whole where the
+    column's outline ends where that card's face does, give or take `face_end_mm`: past it
+    a card lies below (one the reader lost) or something covers the face. A read with a
+    card `below` it in the column (an echelon's) is looked at down to that card's top, less
+    `face_cover_mm`, where that shows more than the band (`band_mm`).
 
     Where the face names a class (`face_class`), every card of another class loses how
     much less well the face fits it: the face, the fullest look at the card, ranks the
@@ -2091,13 +2113,21 @@ def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]]
     if r.shape is None or not (looks_disagree(r, r.best, tpl, s) or _close_call(r, tpl, s)):
         return r
     top = int(round(r.top_mm * s.px_per_mm))
-    end = next((b for a, b in runs if a <= top < b), None)
-    if end is None or abs(end - (top + s.px(s.card_h))) > s.px(s.face_end_mm):
-        return r
-    face = face_look(m, tpl, r)
+    rows_seen = None
+    if below is None:
+        end = next((b for a, b in runs if a <= top < b), None)
+        if end is None or abs(end - (top + s.px(s.card_h))) > s.px(s.face_end_mm):
+            return r
+    else:
+        shown = below.top_mm - r.top_mm - s.face_cover_mm
+        if shown <= s.band_mm:
+            return r
+        rows_seen = int(np.searchsorted(_face_rows(s) + s.px(s.cell_mm) / 2,
+                                        s.px(shown), side="right"))
+    face = face_look(m, tpl, r, rows_seen)
     if face is None:
         return r
-    r = replace(r, face=face)
+    r = replace(r, face=face, face_rows=rows_seen)
     named = face_class(r, tpl, s)
     if named is None:
         return r

@@ -187,8 +187,9 @@ def test_a_greyscale_camera_leaves_no_read_silent_tactics_included(family: str,
 def test_a_read_the_band_network_disagrees_with_is_a_doubt() -> None:
     """The cells and the network look apart: with a network that puts every band nearest
     the next class's prototype (prototypes rolled one class on), no read of a card's band
-    is sure, and the cards are still those the cells read. Only a column's last card, whose
-    whole face names its class (`reading.face_class`), is read surely."""
+    is sure, and the cards are still those the cells read. Only a card whose face names its
+    class (`reading.face_class`: a column's last card's whole face, an echelon's card's face
+    down to the next card's top) is read surely."""
     from dataclasses import replace as swap
 
     from companion.vision.deck import Deck
@@ -209,9 +210,14 @@ def test_a_read_the_band_network_disagrees_with_is_a_doubt() -> None:
     assert s["wrong_unflagged_pct"] == 0.0, score.mistakes
     doubted = {(d.where, d.index) for d in obs.doubtful}
     sure = [r for where, i, r in reads if (where, i) not in doubted]
-    assert s["doubtful_pct"] > 75.0 and sure
+    unnamed = [(where, i) for where, i, r in reads
+               if face_class(r, tpl, reader.settings) is None]
+    assert s["doubtful_pct"] > 25.0 and sure and unnamed
     assert all(face_class(r, tpl, reader.settings) is not None for r in sure)
+    assert all(at in doubted for at in unnamed)
     # ... and the reader says why: that the two looks disagree, or that the read's best
-    # card another read holds (a card a last card's face named surely, among them).
-    assert all("looks" in d.why or "taken" in d.why for d in obs.doubtful)
-    assert sum("looks" in d.why for d in obs.doubtful) >= 0.7 * len(obs.doubtful)
+    # card another read holds (a card a face named surely, among them). (A read its face
+    # names may still be a doubt: its band, the network's say folded in, fits poorly.)
+    why = {(d.where, d.index): d.why for d in obs.doubtful}
+    assert all("looks" in why[at] or "taken" in why[at] for at in unnamed)
+    assert sum("looks" in why[at] for at in unnamed) >= len(unnamed) / 2

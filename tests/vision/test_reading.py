@@ -533,6 +533,54 @@ def test_a_face_is_matched_whole_only_where_it_shows_whole() -> None:
     assert face_look(m, tpl, replace(reads[-1], top_mm=150.0)) is None
 
 
+def test_an_echelon_s_card_is_named_by_what_shows_of_its_face(monkeypatch) -> None:
+    from dataclasses import replace
+
+    from companion.vision import reading
+    from companion.vision.reading import Maps, _with_face, face_class, face_look
+
+    tpl = deck("classic").templates
+    s = tpl.settings()
+    refl = _strip(["R8", "B4", "G6"], [20.0, 21.0], (0.35, 0.45, 0.6))
+    reads = read_strip(refl, tpl)
+    m = Maps.of(refl, s, tpl.stock)
+    eight = int(tpl.class_of[tpl.cards.index(BY_CODE["R8"])])
+    # The first card's face down to the second card's top, matched with the enrolled faces'
+    # same rows, names it (whole, it names nothing: `..._only_where_it_shows_whole`).
+    seen = face_look(m, tpl, reads[0], 18)
+    assert seen is not None and int(np.argmax(seen)) == eight
+    assert face_class(replace(reads[0], face=seen, face_rows=18), tpl, s) == eight
+    # Asked where the band's looks do not name its card: down to the next card's top, less
+    # `face_cover_mm`; not where no more than the band shows.
+    monkeypatch.setattr(reading, "looks_disagree", lambda *a, **k: True)
+    looked = _with_face(m, tpl, reads[0], [], reads[1])
+    shown = reads[1].top_mm - reads[0].top_mm - s.face_cover_mm
+    assert looked.face is not None and looked.face_rows == int(shown / s.cell_mm)
+    assert looked.best == BY_CODE["R8"]
+    near = replace(reads[1], top_mm=reads[0].top_mm + s.band_mm + s.face_cover_mm)
+    assert _with_face(m, tpl, reads[0], [], near).face is None
+
+
+def test_a_webcam_s_echelons_are_named_by_what_shows_of_their_faces() -> None:
+    # A bench table (scenic, seed 0, a webcam-only run's frame 0): the band's two looks did
+    # not agree on a G5 under a P8 and a Y9 under an O6 (doubts); what shows of their faces
+    # names them, and they are read, surely. No read is wrong and not flagged.
+    from companion.vision.evaluate import Score
+    from companion.vision.pipeline import TableReader
+
+    from .vision_helpers import bench_webcam_frame
+
+    img, d, truth, _ = bench_webcam_frame("scenic", 0, 0)
+    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
+        obs = reader.read(img)
+    score = Score()
+    score.add(obs, truth, "webcam")
+    assert score.summary()["wrong_unflagged_pct"] == 0.0, score.mistakes
+    doubted = {(d.where.flag, d.where.side, d.index) for d in obs.doubtful}
+    assert not doubted & {(4, "north", 1), (6, "north", 0)}
+    assert obs.flags[3].north[1] == BY_CODE["G5"] and obs.flags[5].north[0] == BY_CODE["Y9"]
+
+
 def test_cells_that_tie_leave_the_value_to_a_sure_network() -> None:
     s = ReadingSettings.load()
     # Both looks name R6: no doubt, unless the network barely does.
