@@ -471,57 +471,62 @@ def test_a_close_call_between_two_values_asks_for_the_face() -> None:
     assert not _close_call(read((r6, 0.9), (o6, 0.9), (r8, 0.9 - 2 * s.face_close)), tpl, s)
 
 
+def _bench_read(family: str, seed: int, frame: int, light: str = ""):  # noqa: ANN202
+    """The reader's observation of a bench table at the webcam (`bench_webcam_frame`) and
+    the reader that made it; no read of it wrong and not flagged."""
+    from companion.vision.evaluate import Score
+    from companion.vision.pipeline import TableReader
+
+    from .vision_helpers import bench_webcam_frame
+
+    img, d, truth, _ = bench_webcam_frame(family, seed, frame, light)
+    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
+        obs = reader.read(img)
+    score = Score()
+    score.add(obs, truth, light or "webcam")
+    assert score.summary()["wrong_unflagged_pct"] == 0.0, score.mistakes
+    return obs, reader
+
+
 def test_a_webcam_s_last_cards_are_named_by_their_faces() -> None:
     # A bench table (scenic, seed 0, a webcam-only run's frame 1): a numeral a few pixels
     # high in a picture's corner. The band's two looks did not agree on four columns' last
     # cards; their whole faces name R8 and R6, read so, and those reads are sure. The other
     # two faces name a 7 and a 9 where the band read Y1 and Y6 (wrongly, as doubts): the
     # faces rank the reads' candidates, and Y7 and Y9 are read, surely.
-    from companion.vision.evaluate import Score
-    from companion.vision.pipeline import TableReader
-
-    from .vision_helpers import bench_webcam_frame
-
-    img, d, truth, _ = bench_webcam_frame("scenic", 0, 1)
-    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
-        obs = reader.read(img)
-    score = Score()
-    score.add(obs, truth, "webcam")
-    assert score.summary()["wrong_unflagged_pct"] == 0.0, score.mistakes
+    obs, _ = _bench_read("scenic", 0, 1)
     assert not obs.doubtful
     assert obs.flags[0].north == (BY_CODE["Y7"],) and obs.flags[6].north == (BY_CODE["Y9"],)
 
 
 def test_a_face_in_a_greyscale_frame_names_a_value_and_leaves_the_colour_a_doubt() -> None:
-    from companion.vision.evaluate import Score
-    from companion.vision.pipeline import TableReader
     from companion.vision.reading import face_class
 
-    from .vision_helpers import bench_webcam_frame
-
-    img, d, truth, _ = bench_webcam_frame("scenic", 0, 1, light="grey")
-    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
-        obs = reader.read(img)
-        named = [(w, i) for w, i, r in reader.last_reads
-                 if face_class(r, reader.templates, reader.settings) is not None]
+    obs, reader = _bench_read("scenic", 0, 1, light="grey")
+    named = [(w, i) for w, i, r in reader.last_reads
+             if face_class(r, reader.templates, reader.settings) is not None]
     assert named
     why = {(dt.where, dt.index): dt.why for dt in obs.doubtful}
     assert all("colour" in why.get(at, ()) for at in named)
-    score = Score()
-    score.add(obs, truth, "grey")
-    assert score.summary()["wrong_unflagged_pct"] == 0.0, score.mistakes
+
+
+def _echelon_of_three():  # noqa: ANN202
+    """A classic R8, B4 and G6 laid in an echelon (20 and 21 mm apart): the templates, their
+    settings, the strip's reads and its maps."""
+    from companion.vision.reading import Maps
+
+    tpl = deck("classic").templates
+    s = tpl.settings()
+    refl = _strip(["R8", "B4", "G6"], [20.0, 21.0], (0.35, 0.45, 0.6))
+    return tpl, s, read_strip(refl, tpl), Maps.of(refl, s, tpl.stock)
 
 
 def test_a_face_is_matched_whole_only_where_it_shows_whole() -> None:
     from dataclasses import replace
 
-    from companion.vision.reading import Maps, face_class, face_look
+    from companion.vision.reading import face_class, face_look
 
-    tpl = deck("classic").templates
-    s = tpl.settings()
-    refl = _strip(["R8", "B4", "G6"], [20.0, 21.0], (0.35, 0.45, 0.6))
-    reads = read_strip(refl, tpl)
-    m = Maps.of(refl, s, tpl.stock)
+    tpl, s, reads, m = _echelon_of_three()
     six = int(tpl.class_of[tpl.cards.index(BY_CODE["G6"])])
     last = face_look(m, tpl, reads[-1])
     assert last is not None and int(np.argmax(last)) == six
@@ -537,13 +542,9 @@ def test_an_echelon_s_card_is_named_by_what_shows_of_its_face(monkeypatch) -> No
     from dataclasses import replace
 
     from companion.vision import reading
-    from companion.vision.reading import Maps, _with_face, face_class, face_look
+    from companion.vision.reading import _with_face, face_class, face_look
 
-    tpl = deck("classic").templates
-    s = tpl.settings()
-    refl = _strip(["R8", "B4", "G6"], [20.0, 21.0], (0.35, 0.45, 0.6))
-    reads = read_strip(refl, tpl)
-    m = Maps.of(refl, s, tpl.stock)
+    tpl, s, reads, m = _echelon_of_three()
     eight = int(tpl.class_of[tpl.cards.index(BY_CODE["R8"])])
     # The first card's face down to the second card's top, matched with the enrolled faces'
     # same rows, names it (whole, it names nothing: `..._only_where_it_shows_whole`).
@@ -565,17 +566,7 @@ def test_a_webcam_s_echelons_are_named_by_what_shows_of_their_faces() -> None:
     # A bench table (scenic, seed 0, a webcam-only run's frame 0): the band's two looks did
     # not agree on a G5 under a P8 and a Y9 under an O6 (doubts); what shows of their faces
     # names them, and they are read, surely. No read is wrong and not flagged.
-    from companion.vision.evaluate import Score
-    from companion.vision.pipeline import TableReader
-
-    from .vision_helpers import bench_webcam_frame
-
-    img, d, truth, _ = bench_webcam_frame("scenic", 0, 0)
-    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
-        obs = reader.read(img)
-    score = Score()
-    score.add(obs, truth, "webcam")
-    assert score.summary()["wrong_unflagged_pct"] == 0.0, score.mistakes
+    obs, _ = _bench_read("scenic", 0, 0)
     doubted = {(d.where.flag, d.where.side, d.index) for d in obs.doubtful}
     assert not doubted & {(4, "north", 1), (6, "north", 0)}
     assert obs.flags[3].north[1] == BY_CODE["G5"] and obs.flags[5].north[0] == BY_CODE["Y9"]
