@@ -136,7 +136,8 @@ def _report_enrolment(deck: Any, path: Any) -> None:
               "will more often be doubts that ask for confirmation")
     if deck.pairs:
         print(f"{len(deck.pairs)} pairs of cards look the same in their top band; reads of "
-              f"them will always ask for confirmation (pictures in {deck.pairs_dir(path)}):")
+              f"them ask for confirmation unless what shows of the card's face tells them apart "
+              f"(pictures in {deck.pairs_dir(path)}):")
         for a, b in deck.pairs:
             print(f"  {a} and {b}")
 

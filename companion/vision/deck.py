@@ -95,7 +95,8 @@ class Deck:
     px_per_mm: float
     source: str = ""
     card_size: CardSize = DEFAULT_SIZE        # the printing's card, width and height (mm)
-    # Cards whose top bands this printing does not tell apart: their reads are always doubts.
+    # Cards whose top bands this printing does not tell apart: their reads are doubts unless
+    # what shows of the card's face names it (`Templates.alike`, `reading.face_class`).
     pairs: tuple[tuple[str, str], ...] = ()
     stock: np.ndarray | None = None           # the colour ink is measured from (`stock_colour`)
     _templates: Templates | None = field(default=None, repr=False)
@@ -114,11 +115,16 @@ class Deck:
     @property
     def templates(self) -> Templates:
         if self._templates is None:
-            self._templates = build_templates(
+            self._templates = replace(build_templates(
                 self.cards, [face_reflectance(f) for f in self.faces], self.card_size,
-                self.stock)
+                self.stock), alike=self.alike())
             self.stock = self._templates.stock
         return self._templates
+
+    def alike(self) -> frozenset[tuple[int, int]]:
+        """`pairs` as the templates hold them (`Templates.alike`): card indices, both ways."""
+        idx = {c.code: i for i, c in enumerate(self.cards)}
+        return frozenset(p for a, b in self.pairs for p in ((idx[a], idx[b]), (idx[b], idx[a])))
 
     def templates_at(self, softness: float) -> Templates:
         """The templates of the faces softened by a Gaussian of sigma `softness` (reading
@@ -133,7 +139,7 @@ class Deck:
                 self.cards, [face_reflectance(cv2.GaussianBlur(f, (0, 0), softness))
                              for f in self.faces], self.card_size, sharp.stock,
                 sharp.net_trust),
-                colour=sharp.colour, hues=sharp.hues, vivid=sharp.vivid)
+                colour=sharp.colour, hues=sharp.hues, vivid=sharp.vivid, alike=sharp.alike)
             self._softened[softness] = got
         return got
 
@@ -295,8 +301,10 @@ def enrol(directory: str | Path, card_size: CardSize = DEFAULT_SIZE) -> Deck:
     deck = Deck(tuple(cards), stack, s.px_per_mm, str(d), (float(card_size[0]),
                                                           float(card_size[1])))
     deck.pairs = _alike_pairs(deck, cfg)
+    deck._templates = replace(deck.templates, alike=deck.alike())
     for a, b in deck.pairs:
-        log.warning("%s and %s look the same in their top band: reads of either are doubts", a, b)
+        log.warning("%s and %s look the same in their top band: reads of either are doubts "
+                    "unless their faces tell them apart", a, b)
     return deck
 
 

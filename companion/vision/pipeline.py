@@ -30,8 +30,8 @@ from .glare import blind as glare_blind
 from .glare import glare_flags
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import (CardRead, colour_unsure, faint_band, is_card, lone_last, looks_disagree,
-                      recolour)
+from .reading import (CardRead, colour_unsure, face_class, faint_band, is_card, lone_last,
+                      looks_disagree, recolour)
 from .scale import ScaleNormaliser
 from .softness import measure_tiles, template_softness
 from .workers import WorkerError, ZoneWorkers
@@ -44,7 +44,8 @@ DOUBT_REASONS = (
     "taken",       # its best card is held elsewhere, and its next is no near second
     "margin",      # its best leads the runner-up by less than `doubt_margin`
     "weak",        # its score is weak (`doubt_floor`, `doubt_min_score`)
-    "pair",        # the printing's enrolment found this pair alike in the band
+    "pair",        # the printing's enrolment found this pair alike in the band (its face
+                   # names neither)
     "looks",       # the cells and the band network do not both name it
     "colour",      # its colour lies too near another colour of its value
     "faint",       # the band network puts it only faintly near its class (a column's last
@@ -355,7 +356,13 @@ class TableReader:
             # among fair scores lead their runner-up narrowly.
             weak = score < s.doubt_floor or (score < s.doubt_min_score
                                               and m < s.doubt_low_margin)
-            pair = second is not None and frozenset((best.code, second[0].code)) in self._pairs
+            # A pair the enrolment found alike in the band (`Deck.pairs`) is a doubt, unless
+            # what shows of the card's face names its class (`face_class`): the band cannot
+            # tell a 6 from an 8 whose tops are alike, their faces further down can.
+            pair = second is not None and \
+                frozenset((best.code, second[0].code)) in self._pairs and \
+                face_class(slot.read, self.templates, s) != \
+                self.templates.class_of[self.templates.cards.index(best)]
             # The cells and the band network, made apart, do not both name this card's
             # value (or mark): a doubt. A card taken because the read's first is held for
             # sure elsewhere is judged among the cards left (`held`); one taken because its

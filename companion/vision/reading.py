@@ -548,6 +548,9 @@ class Templates:
                                             # class on the cells (`_face_lead`)
     blank_top_mm: float = 0.0               # how far below its top a card's ink may start
                                             # (`_blank_top`)
+    alike: frozenset[tuple[int, int]] = frozenset()   # cards (indices, both ways) whose
+                                            # bands this printing does not tell apart
+                                            # (`Deck.pairs`): their reads ask the face
 
     def settings(self) -> ReadingSettings:
         """The reading settings for this deck's cards."""
@@ -2141,10 +2144,16 @@ def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]]
 def _close_call(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
     """Whether a card of another class than the read's first scores within `face_close` of
     it among its next candidates (the settle may take it where the first is held
-    elsewhere, or doubt the read for its margin)."""
-    k = tpl.class_of[tpl.cards.index(r.best)]
-    return any(tpl.class_of[tpl.cards.index(c)] != k and r.score - sc < s.face_close
-               for c, sc in r.candidates[1:4])
+    elsewhere, or doubt the read for its margin), or is one whose band this printing does
+    not tell from the first's (`Templates.alike`: the read is a doubt unless its face
+    names it, `pipeline`)."""
+    j = tpl.cards.index(r.best)
+    k = tpl.class_of[j]
+    for c, sc in r.candidates[1:4]:
+        i = tpl.cards.index(c)
+        if tpl.class_of[i] != k and (r.score - sc < s.face_close or (j, i) in tpl.alike):
+            return True
+    return False
 
 
 def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead], lost: list[int],

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.rules.cards import BY_CODE
 from companion.vision import deck as deck_mod
 from companion.vision.deck import Deck, enrol, parse_card_size
 from companion.vision.errors import CardError, DeckError
@@ -99,6 +100,12 @@ def test_two_cards_that_look_alike_are_reported_with_their_picture(tmp_path: Pat
     assert cv2.imread(str(picture)).shape[1] > 2 * dk.faces.shape[2]
     assert Deck.load(path).pairs == dk.pairs
     assert deck("classic").pairs == ()
+    # The reader knows them too (`Templates.alike`, card indices both ways), soft or sharp,
+    # enrolled or loaded: their reads ask the face (`reading._close_call`).
+    b4, b5 = (dk.cards.index(BY_CODE[c]) for c in ("B4", "B5"))
+    for t in (dk.templates, dk.templates_at(1.0), Deck.load(path).templates):
+        assert {(b4, b5), (b5, b4)} <= t.alike
+    assert deck("classic").templates.alike == frozenset()
 
 
 def _turned(d: Path, code: str, turn: int) -> None:

@@ -456,6 +456,8 @@ def test_a_column_s_last_card_is_named_by_its_whole_face_where_its_band_is_not()
 
 
 def test_a_close_call_between_two_values_asks_for_the_face() -> None:
+    from dataclasses import replace
+
     from companion.vision.reading import CardRead, _close_call
 
     s = ReadingSettings.load()
@@ -469,6 +471,11 @@ def test_a_close_call_between_two_values_asks_for_the_face() -> None:
     assert not _close_call(read((r6, 0.9), (r8, 0.9 - 2 * s.face_close)), tpl, s)
     # Another colour of the same value is no call for the face: it tells values apart.
     assert not _close_call(read((r6, 0.9), (o6, 0.9), (r8, 0.9 - 2 * s.face_close)), tpl, s)
+    # A card whose band the printing does not tell from the first's is, however far behind.
+    i6, i8 = tpl.cards.index(r6), tpl.cards.index(r8)
+    twins = replace(tpl, alike=frozenset({(i6, i8), (i8, i6)}))
+    assert _close_call(read((r6, 0.9), (r8, 0.5)), twins, s)
+    assert _close_call(read((r8, 0.9), (o6, 0.6), (r6, 0.5)), twins, s)
 
 
 def _bench_read(family: str, seed: int, frame: int, light: str = ""):  # noqa: ANN202
@@ -497,6 +504,19 @@ def test_a_webcam_s_last_cards_are_named_by_their_faces() -> None:
     obs, _ = _bench_read("scenic", 0, 1)
     assert not obs.doubtful
     assert obs.flags[0].north == (BY_CODE["Y7"],) and obs.flags[6].north == (BY_CODE["Y9"],)
+
+
+def test_cards_whose_bands_are_alike_are_told_apart_by_their_faces() -> None:
+    # A bench table (picture-tactics, seed 2, a webcam-only run's frame 3): a printing whose
+    # 6s and 8s enrolment found alike in the band (`Deck.pairs`), so that every read of one
+    # was a doubt (`pair`). What shows of four such cards' faces names them: no doubt is
+    # left, and none is read wrong.
+    obs, reader = _bench_read("picture-tactics", 2, 3)
+    assert {frozenset(p) for p in reader.deck.pairs} >= {
+        frozenset((f"{c}6", f"{c}8")) for c in "OYGBP"}
+    assert not obs.doubtful
+    assert BY_CODE["B8"] in obs.flags[2].north and BY_CODE["O6"] in obs.flags[4].south
+    assert BY_CODE["G6"] in obs.flags[5].south and BY_CODE["Y8"] in obs.flags[8].north
 
 
 def test_a_face_in_a_greyscale_frame_names_a_value_and_leaves_the_colour_a_doubt() -> None:
