@@ -103,8 +103,6 @@ class TableReader:
         self.last_reads: list[tuple[Place, int, CardRead]] = []
         self._scale = ScaleNormaliser()  # frames of another size: read at the rig's scale
         self.settings = self.templates.settings()
-        # Cards of this printing whose top bands the enrolment found alike: never sure.
-        self._pairs = {frozenset(p) for p in deck.pairs}
         self._strip_maps = StripMaps()
         # A zone that looks as it did when last read is not read again (`ZoneMemory`);
         # `remember` False reads every zone (a benchmark of the whole read).
@@ -318,7 +316,7 @@ class TableReader:
         """Give each read a card, each card to one read at most; flag the unsure ones
         (`glare`: the flags under glare, whose colours are judged more strictly; `blind`: a
         frame that cannot tell glare from paper, `glare.blind`, every flag's so)."""
-        s = self.settings
+        s, tpl = self.settings, self.templates
         taken: dict[Card, _Slot] = {}
 
         def margin(r: CardRead) -> float:
@@ -356,19 +354,18 @@ class TableReader:
             # among fair scores lead their runner-up narrowly.
             weak = score < s.doubt_floor or (score < s.doubt_min_score
                                               and m < s.doubt_low_margin)
-            # A pair the enrolment found alike in the band (`Deck.pairs`) is a doubt, unless
-            # what shows of the card's face names its class (`face_class`): the band cannot
-            # tell a 6 from an 8 whose tops are alike, their faces further down can.
-            pair = second is not None and \
-                frozenset((best.code, second[0].code)) in self._pairs and \
-                face_class(slot.read, self.templates, s) != \
-                self.templates.class_of[self.templates.cards.index(best)]
+            # A pair the enrolment found alike in the band (`Templates.alike`, from
+            # `Deck.pairs`) is a doubt, unless what shows of the card's face names its class
+            # (`face_class`): the band cannot tell a 6 from an 8 whose tops are alike, their
+            # faces further down can.
+            j = tpl.cards.index(best)
+            pair = second is not None and (j, tpl.cards.index(second[0])) in tpl.alike and \
+                face_class(slot.read, tpl, s) != tpl.class_of[j]
             # The cells and the band network, made apart, do not both name this card's
             # value (or mark): a doubt. A card taken because the read's first is held for
             # sure elsewhere is judged among the cards left (`held`); one taken because its
             # first is held in doubt is a doubt already (`fell_back`).
-            unsure = not fell_back and looks_disagree(slot.read, best, self.templates, s,
-                                                      held)
+            unsure = not fell_back and looks_disagree(slot.read, best, tpl, s, held)
             why = tuple(name for name, hit in zip(DOUBT_REASONS, (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
                 colour_unsure(slot.read, s, blind or slot.place.flag in glare),
