@@ -10,18 +10,30 @@ falling off across the table; clipped, where the white leaves no room above it) 
 added.  A flag is under glare when such a patch covers enough of its card zone, on either
 side of the line.
 
-Limits: a frame whose tiles' white is near the sensor's top in every channel (overexposed)
-cannot tell glare from paper and reports none; a weak spot over dark stock lifts the ink
-without making anything brighter than white, and is not seen.
+A frame whose tiles' white lies at the sensor's top in every channel (overexposed: `blind`)
+cannot tell a spot from paper, but still shows it on the table: between two columns, where
+no card lies (from `table_gap_inner_mm` of a flag's centre line to half the distance to the
+next), the table is as bright as the sensor's top only under glare. The two flags beside
+such a stretch are under glare when it is so bright over `table_gap_min_mm2` on both
+columns' sides (a spot is wide; a column laid askew or off its tile reaches into the table
+on one side), on a table that is not itself that bright (at most `table_gap_max_share` of
+all the stretches, or the frame is blind to glare there too).
+
+Limits: a weak spot over dark stock lifts the ink without making anything brighter than
+white, and is not seen; nor, in an overexposed frame, a spot that does not reach the table
+between two columns, or one over a table as bright as paper.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import cv2
 import numpy as np
 
 from .config import load_config
-from .layout import Layout, flags_covered, shrunk
+from .geometry import FLAG_PITCH
+from .layout import Layout, flags_covered, shrunk, zone_counts, zone_mask
 
 
 def _white_room(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
@@ -47,16 +59,54 @@ def glare_flags(frame: np.ndarray, layout: Layout) -> tuple[int, ...]:
     # A channel of the white near the sensor's top has no room above it: there the spot
     # need only be as bright as the white (the other channels tell).
     white, room = _white_room(layout)
-    if not room.any():
-        return ()                       # overexposed: glare cannot be told from paper (`blind`)
     small, f = shrunk(frame, layout, float(cfg["px_per_mm"]), 2)
     clipped = int(cfg["clipped"])
+    if not room.any():
+        return _on_the_table(small, f, layout, cfg)   # overexposed: paper tells nothing
     need = np.where(room, np.minimum(float(cfg["above_white"]) * white, clipped), 0.98 * white)
     spot = (small >= need[None, None, :]).all(axis=2)
     spot = cv2.morphologyEx(spot.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return flags_covered(spot, f, layout, float(cfg["zone_half_width_mm"]),
                          float(cfg["zone_near_mm"]), float(cfg["zone_depth_mm"]),
                          float(cfg["min_cover_mm2"]))
+
+
+def _pitch(layout: Layout) -> float:
+    """The distance between neighbouring flags' centre lines (mm): the median over the
+    tiles seen side by side (`geometry.FLAG_PITCH` with fewer than two)."""
+    pose, tiles = layout.pose, sorted(layout.tiles, key=lambda t: t.flag)
+    steps = [((b.anchor[0] - a.anchor[0]) * pose.east[0] + (b.anchor[1] - a.anchor[1])
+              * pose.east[1]) / pose.scale_at(a.anchor) / (b.flag - a.flag)
+             for a, b in zip(tiles, tiles[1:])]
+    return float(np.median(steps)) if steps else FLAG_PITCH
+
+
+def _on_the_table(small: np.ndarray, f: float, layout: Layout, cfg: dict[str, Any]
+                  ) -> tuple[int, ...]:
+    """In an overexposed frame (`blind`), the flags beside a stretch of table between two
+    columns that is at the sensor's top on both columns' sides (see the module's notes);
+    none on a table that is there all over."""
+    half, near = _pitch(layout) / 2, float(cfg["zone_near_mm"])
+    depth, inner = float(cfg["zone_depth_mm"]), float(cfg["table_gap_inner_mm"])
+    gaps = zone_mask(small.shape[:2], f, layout, half, near, depth, inner)
+    if not gaps.any():
+        return ()
+    table = np.median(small[gaps], axis=0).astype(np.float32)
+    need = np.minimum(table + float(cfg["table_gap_lift"]) * (255.0 - table),
+                      float(cfg["clipped"]))
+    lit = (small >= need[None, None, :]).all(axis=2) & gaps
+    if int(lit.sum()) > float(cfg["table_gap_max_share"]) * int(gaps.sum()):
+        return ()
+    east, west = (zone_counts(lit, f, layout, half, near, depth, inner, side)
+                  for side in (1, -1))
+    k = layout.pose.px_per_mm * f
+    least = float(cfg["table_gap_min_mm2"]) * k * k
+    out: set[int] = set()
+    for a in sorted(east):
+        b = a + 1
+        if b in west and east[a] >= least and west[b] >= least:
+            out |= {a, b}
+    return tuple(sorted(out))
 
 
 __all__ = ["blind", "glare_flags"]

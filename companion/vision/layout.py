@@ -1247,24 +1247,51 @@ def flags_covered(mask: np.ndarray, f: float, layout: Layout, half: float, near:
     """Flags whose zone holds at least `min_mm2` of `mask` (a frame `shrunk` by `f`): the
     zone spans `half` mm either side of the tile's centre line, from `near` to `depth` mm
     from the tile's centre on either side of the line."""
+    k = layout.pose.px_per_mm * f                        # shrunk-frame px per mm
+    return tuple(flag for flag, n in zone_counts(mask, f, layout, half, near, depth).items()
+                 if n >= min_mm2 * k * k)
+
+
+def zone_mask(shape: tuple[int, ...], f: float, layout: Layout, half: float, near: float,
+              depth: float, inner: float = 0.0) -> np.ndarray:
+    """The pixels of a frame `shrunk` by `f` (of `shape`) that lie in some flag's zone (as
+    `zone_counts` draws them)."""
+    out = np.zeros(shape, bool)
+    for ys, xs in _zones(np.ones(shape, bool), f, layout, half, near, depth, inner).values():
+        out[ys, xs] = True
+    return out
+
+
+def zone_counts(mask: np.ndarray, f: float, layout: Layout, half: float, near: float,
+                depth: float, inner: float = 0.0, side: int = 0) -> dict[int, int]:
+    """Per flag, how many pixels of `mask` (a frame `shrunk` by `f`) lie in its zone: from
+    `inner` to `half` mm either side of the tile's centre line, from `near` to `depth` mm
+    from the tile's centre on either side of the line; `side`: 1 east of the centre line
+    only, -1 west only, 0 both."""
+    return {flag: len(ys)
+            for flag, (ys, _) in _zones(mask, f, layout, half, near, depth, inner,
+                                        side).items()}
+
+
+def _zones(mask: np.ndarray, f: float, layout: Layout, half: float, near: float, depth: float,
+           inner: float, side: int = 0) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Per flag, the pixels of `mask` in its zone (`zone_counts`): their rows and columns."""
     ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
-        return ()
     px, py = (xs + 0.5) / f, (ys + 0.5) / f
     pose = layout.pose
-    k = pose.px_per_mm * f                               # shrunk-frame px per mm
-    out = []
+    out = {}
     for t in layout.tiles:
         s = pose.scale_at(t.anchor)
         du = ((px - t.anchor[0]) * pose.east[0] + (py - t.anchor[1]) * pose.east[1]) / s
         dv = np.abs((px - t.anchor[0]) * pose.south[0]
                     + (py - t.anchor[1]) * pose.south[1]) / s
-        inside = (np.abs(du) < half) & (dv >= near) & (dv < depth)
-        if int(np.count_nonzero(inside)) >= min_mm2 * k * k:
-            out.append(t.flag)
-    return tuple(out)
+        inside = (np.abs(du) >= inner) & (np.abs(du) < half) & (dv >= near) & (dv < depth)
+        if side:
+            inside &= du * side > 0.0
+        out[t.flag] = (ys[inside], xs[inside])
+    return out
 
 
 __all__ = ["FlagTile", "Layout", "LayoutTracker", "Pose", "acquire", "hand_flags",
            "first_card_from", "flags_covered", "frame_stretch", "hide_tile_edge",
-           "layout_from_sightings", "shrunk"]
+           "layout_from_sightings", "shrunk", "zone_counts", "zone_mask"]
