@@ -306,3 +306,31 @@ def test_the_layout_bench_prints_its_figures(capsys: pytest.CaptureFixture[str])
     assert main(["--frames", "1"]) == 0
     out = capsys.readouterr().out
     assert "200 mm from the tiles: error mean" in out and "webcam" in out
+
+
+def test_zone_counts_give_each_flag_s_zone_and_its_sides() -> None:
+    """`zone_counts`: per flag, the pixels of a mask in its zone; `side` splits a zone at the
+    flag's centre line (east, west), `inner` leaves out the middle (the table between two
+    columns, where glare is looked for in an overexposed frame); `zone_mask` joins them."""
+    from companion.vision.glare import _pitch
+    from companion.vision.layout import shrunk, zone_counts, zone_mask
+
+    img = render(sample_scene(), printing("classic"), seed=4)
+    layout = acquire(img)
+    assert abs(_pitch(layout) - 90.0) < 4.0                 # the set-up's distance, measured
+    small, f = shrunk(img, layout, 0.5, 2)
+    every = np.ones(small.shape[:2], bool)
+    whole = zone_counts(every, f, layout, 44.0, 25.0, 160.0)
+    east, west = (zone_counts(every, f, layout, 44.0, 25.0, 160.0, side=side)
+                  for side in (1, -1))
+    k = layout.pose.px_per_mm * f
+    for flag in range(1, 10):
+        # 88 mm across, 135 mm deep on either side of the line, in shrunk pixels.
+        assert whole[flag] == pytest.approx(88 * 135 * 2 * k * k, rel=0.1)
+        assert east[flag] + west[flag] == pytest.approx(whole[flag], abs=2 * 135 * 2 * k)
+        assert east[flag] == pytest.approx(west[flag], rel=0.1)
+    gaps = zone_counts(every, f, layout, 44.0, 25.0, 160.0, inner=36.0)
+    assert all(n == pytest.approx(8 * 135 * 2 * 2 * k * k, rel=0.2) for n in gaps.values())
+    mask = zone_mask(small.shape[:2], f, layout, 44.0, 25.0, 160.0, 36.0)
+    assert mask.sum() == pytest.approx(sum(gaps.values()), rel=0.05)
+    assert zone_counts(~every, f, layout, 44.0, 25.0, 160.0) == {t.flag: 0 for t in layout.tiles}
