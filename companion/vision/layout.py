@@ -1255,11 +1255,20 @@ def flags_covered(mask: np.ndarray, f: float, layout: Layout, half: float, near:
 def zone_mask(shape: tuple[int, ...], f: float, layout: Layout, half: float, near: float,
               depth: float, inner: float = 0.0) -> np.ndarray:
     """The pixels of a frame `shrunk` by `f` (of `shape`) that lie in some flag's zone (as
-    `zone_counts` draws them)."""
-    out = np.zeros(shape, bool)
-    for ys, xs in _zones(np.ones(shape, bool), f, layout, half, near, depth, inner).values():
-        out[ys, xs] = True
-    return out
+    `zone_counts` draws them, to a pixel at the edges): each side of each zone is a
+    parallelogram on the frame, drawn as one."""
+    out = np.zeros(shape[:2], np.uint8)
+    pose = layout.pose
+    east, south = np.array(pose.east), np.array(pose.south)
+    for t in layout.tiles:
+        s, a = pose.scale_at(t.anchor), np.array(t.anchor)
+        for u0, u1 in ((inner, half), (-half, -inner)) if inner > 0.0 else ((-half, half),):
+            for v0, v1 in ((near, depth), (-depth, -near)):
+                corners = [a + s * (u * east + v * south)
+                           for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))]
+                pts = np.round((np.array(corners) * f - 0.5) * 16).astype(np.int32)
+                cv2.fillPoly(out, [pts], 1, lineType=cv2.LINE_8, shift=4)
+    return out.astype(bool)
 
 
 def zone_counts(mask: np.ndarray, f: float, layout: Layout, half: float, near: float,
