@@ -1277,14 +1277,6 @@ def zone_counts(mask: np.ndarray, f: float, layout: Layout, half: float, near: f
     `inner` to `half` mm either side of the tile's centre line, from `near` to `depth` mm
     from the tile's centre on either side of the line; `side`: 1 east of the centre line
     only, -1 west only, 0 both."""
-    return {flag: len(ys)
-            for flag, (ys, _) in _zones(mask, f, layout, half, near, depth, inner,
-                                        side).items()}
-
-
-def _zones(mask: np.ndarray, f: float, layout: Layout, half: float, near: float, depth: float,
-           inner: float, side: int = 0) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Per flag, the pixels of `mask` in its zone (`zone_counts`): their rows and columns."""
     ys, xs = np.nonzero(mask)
     px, py = (xs + 0.5) / f, (ys + 0.5) / f
     pose = layout.pose
@@ -1297,7 +1289,7 @@ def _zones(mask: np.ndarray, f: float, layout: Layout, half: float, near: float,
         inside = (np.abs(du) >= inner) & (np.abs(du) < half) & (dv >= near) & (dv < depth)
         if side:
             inside &= du * side > 0.0
-        out[t.flag] = (ys[inside], xs[inside])
+        out[t.flag] = int(np.count_nonzero(inside))
     return out
 
 
