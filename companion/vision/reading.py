@@ -97,6 +97,7 @@ class ReadingSettings:
     table_far_delta: float
     recolour_min_shape: float
     recolour_min_reads: int
+    recolour_few_reads: int
     recolour_stiffness: float
     recolour_turns: tuple[float, ...]
     recolour_rounds: int
@@ -1788,11 +1789,9 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     # colour no card has can turn the map one colour on for every card of the frame.
     fit = [r for r in reads if r.hue is not None and r.shape is not None
            and float(r.shape.max()) >= s.recolour_min_shape and not faint_band(r, s)]
-    if len(fit) < s.recolour_min_reads:
-        # Too few reads to map the frame's colours by: no map checked them (a second print
-        # run's orange turned towards yellow), and a read's colour needs a wider margin.
-        return [replace(r, colour_t=1.0, colour_rivals=None) if r.hue is not None
-                and r.colour_t >= s.colour_doubt_unmapped else r for r in reads]
+    few = len(fit) < s.recolour_min_reads
+    if len(fit) < s.recolour_few_reads:
+        return _unmapped(reads, s)
     idx = {c: i for i, c in enumerate(tpl.cards)}
     todo = [i for i, r in enumerate(reads) if r.hue is not None and r.shape is not None]
     x = np.array([[*r.hue, 1.0] for r in fit])                             # type: ignore[misc]
@@ -1809,6 +1808,8 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     dull = bool(keep.sum() >= s.recolour_min_reads // 2) and vivid_ratio < s.colour_min_vivid
     if dull or float(np.sqrt(x[:, :2].var(axis=0).sum())) < \
             s.recolour_min_spread * float(np.sqrt(aim.var(axis=0).sum())):
+        if few:
+            return _unmapped(reads, s)
         # Nor can any read of it name a colour: each is as near the grey of a pale colour
         # as it would be to any other colour with the frame's colours restored.
         return [replace(r, colour_t=1.0, colour_rivals=None) if r.hue is not None else r
@@ -1850,7 +1851,23 @@ def recolour(reads: list[CardRead], tpl: Templates) -> list[CardRead]:
     for i, r in zip(todo, _scored_all([reads[i] for i in todo], tpl, s,
                                       (every @ best_map).astype(np.float32))):
         cur[i] = r
+    if few:
+        # A map fitted from a few reads (`recolour_few_reads` or more) checks a colour only
+        # where it agrees with the colour as the camera gave it: both name the same card,
+        # the mapped colour within the wider margin (`colour_doubt_unmapped`), the camera's
+        # within a mapped frame's (`colour_doubt`). Otherwise the read keeps its colour.
+        cur = [m if m.hue is not None and m.best == r.best and r.colour_t < s.colour_doubt
+               and m.colour_t < s.colour_doubt_unmapped else r for r, m in zip(reads, cur)]
+        return _unmapped(cur, s)
     return cur
+
+
+def _unmapped(reads: list[CardRead], s: ReadingSettings) -> list[CardRead]:
+    """A frame's reads whose colours no map checked (too few reads to fit one from: a
+    second print run's orange turned towards yellow is left in them): a read's colour needs
+    a wider margin (`colour_doubt_unmapped`), or it is a doubt."""
+    return [replace(r, colour_t=1.0, colour_rivals=None) if r.hue is not None
+            and r.colour_t >= s.colour_doubt_unmapped else r for r in reads]
 
 
 def edge_cover(refl: np.ndarray, top_mm: float, centre_mm: float, s: ReadingSettings

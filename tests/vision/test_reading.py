@@ -203,6 +203,44 @@ def test_a_vivid_frame_s_yellows_with_no_orange_beside_them_stay_yellow(vivid: f
     assert [str(r.best) for r in recolour(reads, tpl)] == chosen
 
 
+def test_a_frame_of_a_few_cards_has_its_colours_checked_by_a_map_where_the_two_agree(
+        ) -> None:
+    # A frame of five cards (too few for a colour map of its own, `recolour_min_reads`), a
+    # second print run's colours a third more vivid and turned 8 degrees: the red 7 lay a
+    # quarter of the way towards orange and was a doubt (`colour_doubt_unmapped`). A map
+    # fitted from the five names every card as the camera's colour does, each near its
+    # own: sure. Turned 15 degrees and half as vivid again, the red 7 is read orange; the
+    # map names it otherwise, and it stays a doubt. One card alone is never mapped.
+    from dataclasses import replace
+
+    from companion.vision.reading import _scored, colour_unsure, recolour
+
+    s = ReadingSettings.load()
+    tpl = deck("bold").templates
+    chosen = ["R7", "G4", "P5", "B9", "Y3"]
+
+    def seen(gain: float, deg: float, codes: list[str]) -> list[CardRead]:
+        a = np.radians(deg)
+        turn = gain * np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        out = []
+        for code in codes:
+            band = read_strip(_strip([code], [], (0.35, 0.45, 0.6), "bold"), tpl)[0]
+            h = (turn @ tpl.hues[tpl.cards.index(BY_CODE[code])]).astype(np.float32)
+            out.append(_scored(replace(band, hue=h), tpl, s, h))
+        return out
+
+    reads = seen(1.3, 8.0, chosen)
+    assert [str(r.best) for r in reads] == chosen
+    assert reads[0].colour_t >= s.colour_doubt_unmapped
+    out = recolour(reads, tpl)
+    assert [str(r.best) for r in out] == chosen
+    assert not any(colour_unsure(r, s) for r in out)
+    assert colour_unsure(recolour(reads[:1], tpl)[0], s)
+    turned = recolour(seen(1.5, 15.0, chosen), tpl)
+    assert str(turned[0].best) == "O7" and colour_unsure(turned[0], s)
+    assert [str(r.best) for r in turned[1:]] == chosen[1:]
+
+
 def _bold_reads_as_vivid(codes: list[str], vivid: Callable[[str], float]) -> list[CardRead]:
     """Reads of the bold printing's cards `codes`, each band's colour `vivid(code)` times as
     vivid as enrolled (scored again with it)."""
