@@ -31,7 +31,7 @@ from .glare import glare_flags
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import (CardRead, colour_unsure, face_class, faint_band, is_card, lone_last,
-                      looks_disagree, recolour)
+                      looks_agree_without, looks_disagree, recolour)
 from .scale import ScaleNormaliser
 from .softness import measure_tiles, template_softness
 from .workers import WorkerError, ZoneWorkers
@@ -386,12 +386,18 @@ class TableReader:
         # or not (`blind`): a spot moves a colour further than between two (a red 7 read
         # orange, its colour nearer purple than red). Judged on the reads sure before any is
         # cleared this way.
+        # Likewise a read whose two looks disagree only because one of them holds it to be
+        # another value, whose card in the read's colour is read for sure elsewhere (a red 6
+        # the network finds nearer an 8, the red 8 at another flag): `looks_agree_without`.
+        # Its colour must be sure, as for the colour above.
         sure = {sl.card for sl in slots if sl.doubt is None}
         for slot in slots:
             d, rivals = slot.doubt, slot.read.colour_rivals
-            if d is not None and d.why == ("colour",) and rivals and not blind and \
-                    slot.place.flag not in glare and slot.card == slot.read.best and \
-                    all(c in sure for c in rivals):
+            if d is None or blind or slot.place.flag in glare or slot.card != slot.read.best:
+                continue
+            if d.why == ("colour",) and rivals and all(c in sure for c in rivals) or \
+                    d.why == ("looks",) and looks_agree_without(slot.read, slot.card, tpl, s,
+                                                                 sure):
                 slot.doubt = None
 
     def read(self, frame: np.ndarray) -> Observation:

@@ -816,6 +816,42 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
                 and r.score >= s.settle_min_score)
 
 
+def looks_agree_without(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
+                        sure: Collection[Card]) -> bool:
+    """Whether the two looks at a read's band name `card` once the cards they hold against
+    it are out of the running because other reads hold them for sure (`sure`): each card
+    exists once. Against each look, the class it puts first; the card held against it is
+    that class's card in `card`'s colour (a red 6 whose band the network finds nearer an 8
+    is no red 8 while the red 8 lies at another flag), or its one card (a Tactics card). A
+    rival whose card is not held for sure keeps the doubt, and so do looks that still
+    disagree without those: a band both looks can hardly read (a banner printing's purple
+    10 whose cells fit every value alike and which the network put nearest a 9, then a 6)
+    would otherwise be named by whichever class is left after a chain of rivals taken away.
+    """
+    if r.net is None or r.cells is None or not looks_disagree(r, card, tpl, s):
+        return False
+    other = _rivals(card, tpl)[tpl.class_of]
+    if not other.any():
+        return False
+    against = {_net_rival(r, card, tpl)[1]}
+    if float(r.cells[other].max()) > float(r.cells[tpl.cards.index(card)]):
+        against.add(int(tpl.class_of[np.flatnonzero(other)[np.argmax(r.cells[other])]]))
+    held = [None if k is None else _twin(k, card, tpl) for k in against]
+    if any(c is None or c not in sure for c in held):
+        return False
+    return not looks_disagree(r, card, tpl, s, held)  # type: ignore[arg-type]
+
+
+def _twin(k: int, card: Card, tpl: Templates) -> Card | None:
+    """Class `k`'s card that a read of `card` could be instead: its one card (a Tactics
+    card), or its card in `card`'s colour; None when it has none."""
+    members = [tpl.cards[i] for i in np.flatnonzero(tpl.class_of == k)]
+    if len(members) == 1:
+        return members[0]
+    same = [c for c in members if card.colour is not None and c.colour == card.colour]
+    return same[0] if same else None
+
+
 def _without(v: np.ndarray, common: np.ndarray) -> np.ndarray:
     """Rows of `v` less their part along the unit row `common`."""
     return v - (v @ common)[:, None] * common[None, :]
@@ -2359,6 +2395,7 @@ __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "bu
            "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_lean", "column_runs",
            "edge_cover", "find_tops",
            "identify",
-           "identify_many", "ink", "is_card", "lone_last", "read_strip", "recolour",
+           "identify_many", "ink", "is_card", "lone_last", "looks_agree_without", "read_strip",
+           "recolour",
            "reflectance", "shifted_cells", "stock_colour", "stock_floor", "table_colour",
            "table_margins", "upright"]

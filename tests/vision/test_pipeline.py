@@ -116,6 +116,39 @@ def test_a_colour_doubt_is_settled_by_the_other_colour_s_card_read_surely_elsewh
                                                        False, True, True, True]
 
 
+def test_a_looks_doubt_is_settled_by_the_rival_value_s_card_read_surely_elsewhere() -> None:
+    # A red 6 whose band the network finds nearer an 8's is the red 6 where the red 8 is
+    # read for sure at another flag. Not where only an 8 of another colour is, nor under
+    # glare (its colour may be wrong, and with it which 8 it could be).
+    from companion.rules.cards import BY_CODE
+    from companion.rules.place import Place
+    from companion.vision.pipeline import TableReader, _Slot
+    from companion.vision.reading import CardRead
+
+    with TableReader(deck("classic")) as reader:
+        tpl = reader.templates
+        k6, k8 = (int(tpl.class_of[tpl.cards.index(BY_CODE[c])]) for c in ("R6", "R8"))
+
+        def slot(flag: int, code: str, other: str, net_first: int) -> _Slot:
+            net = np.zeros(int(tpl.class_of.max()) + 1, np.float32)
+            net[[k6, k8]] = (0.6, 0.5) if net_first == 6 else (0.5, 0.6)
+            cells = np.full(len(tpl.cards), 0.3, np.float32)
+            cells[tpl.class_of == k6], cells[tpl.class_of == k8] = (0.8, 0.78) \
+                if code[1:] == "6" else (0.78, 0.8)
+            read = CardRead(((BY_CODE[code], 0.9), (BY_CODE[other], 0.8)), 6.0, 44.0,
+                            net=net, cells=cells)
+            return _Slot(Place(flag, "south"), 0, read)
+
+        slots = [slot(1, "R6", "R8", 8),       # R8 sure at flag 2: the red 6
+                 slot(2, "R8", "O8", 8),
+                 slot(3, "B6", "B8", 8),       # no B8 on the table, only G8: a doubt
+                 slot(4, "G6", "G8", 8),       # G8 sure at flag 5, but under glare: a doubt
+                 slot(5, "G8", "Y8", 8)]
+        reader._settle(slots, glare=(4,))
+    assert [sl.doubt is not None for sl in slots] == [False, False, True, True, False]
+    assert slots[2].doubt is not None and slots[2].doubt.why == ("looks",)
+
+
 @pytest.mark.parametrize("name", ["classic", "bold", "random-11"])
 def test_a_greyscale_frame_gives_doubts_not_colours(name: str) -> None:
     """A frame without colour cannot say which of a value's six colours a Troop is: every

@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pytest
 
-from companion.rules.cards import BY_CODE
+from companion.rules.cards import BY_CODE, Card
 from companion.vision import geometry
 from companion.vision.deck import face_reflectance
 from companion.vision.reading import (CardRead, ColourModel, ReadingSettings, edge_cover,
@@ -491,6 +491,42 @@ def test_a_column_s_last_card_is_named_by_its_whole_face_where_its_band_is_not()
     assert _two_looks(tie, unsure, 0.9, face=(0.9, 0.9 - s.face_lead_min * 0.8),
                       faces_apart=0.01)
     assert not _two_looks(0.05, 0.4, 0.9, face=(0.9, 0.9 - lead), faces_apart=0.6)
+
+
+def test_a_rival_value_held_for_sure_elsewhere_settles_the_two_looks() -> None:
+    # A red 6 whose band the network finds nearer an 8's: a doubt, unless the red 8 lies for
+    # sure at another flag (each card exists once). A blue 8 elsewhere says nothing of it.
+    # Where a 9 is next nearest once the 8 is out, it stays a doubt, the red 9 held or not:
+    # only the class each look puts first is taken away, never a chain of them.
+    from types import SimpleNamespace
+
+    from companion.vision.reading import CardRead, looks_agree_without, looks_disagree
+
+    s = ReadingSettings.load()
+    r6, r8, b8, r9 = (BY_CODE[c] for c in ("R6", "R8", "B8", "R9"))
+    cards = (r6, r8, b8, r9)
+    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1, 1, 2]), net_trust=1.0,
+                          net_sep=s.net_sep_ref, protos=np.eye(3, dtype=np.float32))
+
+    def read(nine: float) -> CardRead:
+        return CardRead(((r6, 0.85), (r8, 0.83)), 10.0, 30.0,
+                        net=np.array([0.5, 0.6, nine], np.float32),
+                        cells=np.array([0.8, 0.78, 0.78, 0.3], np.float32))
+
+    def settled(r: CardRead, *sure: Card) -> bool:
+        return looks_agree_without(r, r6, tpl, s, set(sure))  # type: ignore[arg-type]
+
+    lone = read(0.0)
+    assert looks_disagree(lone, r6, tpl, s)                   # type: ignore[arg-type]
+    assert not settled(lone) and not settled(lone, b8)
+    assert settled(lone, r8) and settled(lone, b8, r8)
+    near_nine = read(0.55)
+    assert not settled(near_nine, r8) and not settled(near_nine, r8, r9)
+    # Cells that put the 8 first are held against it the same way.
+    cells_eight = CardRead(((r6, 0.85), (r8, 0.84)), 10.0, 30.0,
+                           net=np.array([0.5, 0.6, 0.0], np.float32),
+                           cells=np.array([0.78, 0.8, 0.8, 0.3], np.float32))
+    assert not settled(cells_eight) and settled(cells_eight, r8)
 
 
 def test_a_close_call_between_two_values_asks_for_the_face() -> None:
