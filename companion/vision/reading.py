@@ -828,18 +828,17 @@ def looks_agree_without(r: CardRead, card: Card, tpl: Templates, s: ReadingSetti
     10 whose cells fit every value alike and which the network put nearest a 9, then a 6)
     would otherwise be named by whichever class is left after a chain of rivals taken away.
     """
-    if r.net is None or r.cells is None or not looks_disagree(r, card, tpl, s):
+    if not looks_disagree(r, card, tpl, s):          # they agree, or a look is missing
         return False
+    assert r.cells is not None
     other = _rivals(card, tpl)[tpl.class_of]
     if not other.any():
         return False
     against = {_net_rival(r, card, tpl)[1]}
     if float(r.cells[other].max()) > float(r.cells[tpl.cards.index(card)]):
         against.add(int(tpl.class_of[np.flatnonzero(other)[np.argmax(r.cells[other])]]))
-    held = [None if k is None else _twin(k, card, tpl) for k in against]
-    if any(c is None or c not in sure for c in held):
-        return False
-    return not looks_disagree(r, card, tpl, s, held)  # type: ignore[arg-type]
+    held = [c for k in against if k is not None and (c := _twin(k, card, tpl)) in sure]
+    return len(held) == len(against) and not looks_disagree(r, card, tpl, s, held)
 
 
 def _twin(k: int, card: Card, tpl: Templates) -> Card | None:
