@@ -95,6 +95,12 @@ class ReadingSettings:
     doubt_low_margin: float
     doubt_floor: float
     table_far_delta: float
+    glare_lift_min: float
+    glare_white_ratio: float
+    glare_rows_min_mm: float
+    glare_smooth_mm: float
+    glare_clip: float
+    glare_lift_edge: float
     recolour_min_shape: float
     recolour_min_reads: int
     recolour_few_reads: int
@@ -1106,7 +1112,7 @@ class CardRead:
         return self.candidates[0][1]
 
 
-def _runs(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
+def true_runs(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     """(start, end) of the runs of True in a 1-D array, end exclusive."""
     d = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
     starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)
@@ -1295,7 +1301,7 @@ def column_runs(mask: np.ndarray, s: ReadingSettings) -> list[tuple[int, int]]:
         closed[:card[0]] = False
     if closed[-1] and not rows[-1]:
         closed[card[-1] + 1:] = False
-    return _runs(closed, s.px(s.min_run_mm))
+    return true_runs(closed, s.px(s.min_run_mm))
 
 
 def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
@@ -2397,4 +2403,4 @@ __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "bu
            "identify_many", "ink", "is_card", "lone_last", "looks_agree_without", "read_strip",
            "recolour",
            "reflectance", "shifted_cells", "stock_colour", "stock_floor", "table_colour",
-           "table_margins", "upright"]
+           "table_margins", "true_runs", "upright"]

@@ -19,7 +19,7 @@ from companion.rules.position import SIDES, Side
 
 from .layout import first_card_from, hide_tile_edge
 from .reading import (CardRead, ReadingSettings, Templates, read_strip, reflectance,
-                      table_colour, table_margins)
+                      table_colour, table_margins, true_runs)
 
 Margins = tuple[np.ndarray, np.ndarray]
 
@@ -125,10 +125,88 @@ def table_refs(zones: list[Zone], margins: list[Margins]) -> dict[str, np.ndarra
     return refs
 
 
+def _span(zone: Zone) -> tuple[np.ndarray, np.ndarray]:
+    """Per channel, the black and the span (white less black) the zone's strip is cut in
+    reflectance on (`cut`), as `reflectance` bounds it."""
+    white, black = (np.asarray(v, np.float32) for v in (
+        (zone.white, zone.black) if zone.ink_refs is None else zone.ink_refs))
+    return black, np.maximum(white - black, 8.0)
+
+
+def glare_lift(margins: Margins, ref: np.ndarray, zone: Zone, s: ReadingSettings
+               ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The light a glare spot adds along a strip's two margins (per row, in the frame's
+    units, left and right), or None where no spot lies over the strip.
+
+    A spot reflects the lamp: white light added to whatever lies under it, the same in every
+    channel, where a brighter stretch of table (uneven light) is the table's own colour
+    scaled. A row is under glare where both margins lie above the table's shade elsewhere
+    (`ref`, the other zones' margins at that distance from the line) by `glare_lift_min` or
+    more in every channel, by amounts within `glare_white_ratio` of each other: one card
+    laid off-centre over a margin lifts that margin only. Only runs of such rows
+    `glare_rows_min_mm` long or more count (a spot is round and broad), each with the rows
+    beside it where the lift fades out."""
+    black, span = _span(zone)
+    lifts = []
+    rows = None
+    for m in margins:
+        m = np.asarray(m, np.float32)
+        up = (m - ref) * span[None, :]
+        # A channel the spot drove to the sensor's top was lifted by that much or more:
+        # the others tell by how much.
+        clipped = m * span[None, :] + black[None, :] >= s.glare_clip
+        free = ~clipped.all(axis=1)
+        low = np.where(free, np.where(clipped, np.inf, up).min(axis=1), up.max(axis=1))
+        high = np.where(free, np.where(clipped, -np.inf, up).max(axis=1), low)
+        ok = (low >= s.glare_lift_min) & (high <= s.glare_white_ratio * np.maximum(low, 1.0))
+        rows = ok if rows is None else rows & ok
+        lifts.append(np.maximum(low, 0.0))
+    assert rows is not None
+    seeds = true_runs(rows, max(1, s.px(s.glare_rows_min_mm)))
+    if not seeds:
+        return None
+    # The spot fades out: from each run found, the lift is followed along the rows while
+    # both margins stay lifted by `glare_lift_edge` or more (a lift begun only where it
+    # passes `glare_lift_min` would draw an edge across a card, read as a card's top).
+    faint = (lifts[0] >= s.glare_lift_edge) & (lifts[1] >= s.glare_lift_edge)
+    keep = np.zeros_like(rows)
+    for a, b in true_runs(faint | rows, 1):
+        if any(a <= sa and sb <= b for sa, sb in seeds):
+            keep[a:b] = True
+    k = max(3, s.px(s.glare_smooth_mm) | 1)
+    left, right = (cv2.blur(np.where(keep, v, 0.0).astype(np.float32)[:, None], (1, k))[:, 0]
+                   for v in lifts)
+    return left, right
+
+
+def without_glare(refl: np.ndarray, lift: tuple[np.ndarray, np.ndarray], zone: Zone,
+                  top: np.ndarray | None, glare_clip: float) -> np.ndarray:
+    """The strip with the light a glare spot adds taken away (`glare_lift`): across each row
+    it runs from the left margin's lift to the right one's (a spot broad beside a card). A
+    channel the camera clipped (`glare_clip`: the spot's bright core) only says that what
+    lies under it is at least that bright less the lift: where the brightest its faces get
+    (`top`, reflectance BGR: `Templates.stock`) is brighter, it is taken as that (taken down
+    to the bound alone, clipped stock would read as ink)."""
+    h, w = refl.shape[:2]
+    black, span = _span(zone)
+    left, right = lift
+    x = np.clip((np.arange(w, dtype=np.float32) + 0.5) / w, 0.0, 1.0)
+    field = left[:, None] + (right - left)[:, None] * x[None, :]          # rows x cols
+    out = refl - field[:, :, None] / span[None, None, :]
+    if top is not None:
+        clipped = refl >= ((glare_clip - black) / span)[None, None, :]
+        base = np.broadcast_to(np.asarray(top, np.float32)[None, None, :], out.shape)
+        out = np.where(clipped, np.maximum(out, base), out)
+    return np.ascontiguousarray(out, np.float32)
+
+
 def read(refl: np.ndarray, margins: Margins, zone: Zone, refs: dict[str, np.ndarray],
          tpl: Templates, s: ReadingSettings) -> list[CardRead]:
     """The cards of a cut zone, sifted by shape only (the frame's colours are settled later)."""
     ref = refs.get(zone.side) if zone.on_flag else None
+    if ref is not None and (lift := glare_lift(margins, ref, zone, s)) is not None:
+        refl = without_glare(refl, lift, zone, tpl.stock[1], s.glare_clip)
+        margins = table_margins(refl, s)
     start = 0.0
     if zone.tile_edge is not None and zone.tile_shown:
         # The tile's part of the strip (its margins, outside the tile, are the same).
@@ -194,4 +272,5 @@ def _same_place(a: Zone, b: Zone, shift_px: float) -> bool:
     return float(np.abs(pa[:2] / pa[2] - pb[:2] / pb[2]).max()) <= shift_px
 
 
-__all__ = ["Margins", "StripMaps", "Zone", "ZoneMemory", "cut", "read", "table_refs"]
+__all__ = ["Margins", "StripMaps", "Zone", "ZoneMemory", "cut", "glare_lift", "read", "table_refs",
+           "without_glare"]

@@ -156,21 +156,96 @@ def test_a_malformed_glare_list_is_refused(bad: object) -> None:
     assert Observation.from_json({k: v for k, v in doc.items() if k != "glare"}).glare == ()
 
 
-def test_a_colour_washed_out_under_glare_is_a_doubt() -> None:
+def test_a_colour_washed_out_under_glare_is_a_doubt(monkeypatch: pytest.MonkeyPatch) -> None:
     """A yellow under a strong glare spot (narrow printing, seed 1, at the webcam) shows half
     its colour, towards green: read green without a doubt before; at a flag under glare a
-    read's colour needs a wider margin (`colour_doubt_glare`)."""
+    read's colour needs a wider margin (`colour_doubt_glare`). With the spot's light taken
+    away (`zones.glare_lift`) it reads yellow, and sure; where that cannot be done (here:
+    turned off) the wider margin still makes it a doubt."""
+    from companion.vision import zones
     from companion.vision.evaluate import Score
 
     img, d, truth, deg = bench_webcam_frame("narrow", 1, 0)
     assert deg.glare > 0.5
-    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
+    for lift_off in (True, False):
+        if not lift_off:
+            monkeypatch.setattr(zones, "glare_lift", lambda *a: None)
+        with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
+            obs = reader.read(img)
+        assert 8 in obs.glare
+        score = Score()
+        score.add(obs, truth)
+        assert score.wrong == 0, score.mistakes
+        at_8 = [x for x in obs.doubtful if x.where == Place(8, "north")]
+        if lift_off:
+            assert obs.flags[7].north == truth.flags[7].north and not at_8, score.doubts
+        else:
+            assert any("colour" in x.why for x in at_8)
+
+
+@pytest.mark.parametrize("flag,side_mm,table_seed", [(8, -50.0, 0), (1, -60.0, 0),
+                                                     (8, -50.0, 1), (7, 50.0, 5)])
+def test_a_glare_spots_light_is_taken_away_from_the_cards_under_it(
+        flag: int, side_mm: float, table_seed: int) -> None:
+    """A lamp's spot adds white light to the cards under it and to the table beside them:
+    measured on the strip's two margins against the table elsewhere and taken away
+    (`zones.glare_lift`, `zones.without_glare`), the cards read as without it. Before, the
+    washed-out colours of the spot's cards were doubts, and a card was lost."""
+    from companion.vision.evaluate import Score
+
+    scene = sample_scene(table_seed=table_seed)
+    deg = Degrade(exposure=EXPOSED, glare=0.6, glare_at=_spot_over(flag, side_mm, table_seed),
+                  glare_radius=0.055)
+    img = render(scene, printing("classic"), seed=4, degrade=deg)
+    with TableReader(deck("classic"), workers=0) as reader:
         obs = reader.read(img)
-    assert 8 in obs.glare
+    assert flag in obs.glare
     score = Score()
-    score.add(obs, truth)
-    assert score.wrong == 0, score.mistakes
-    assert any(d.where == Place(8, "north") and "colour" in d.why for d in obs.doubtful)
+    score.add(obs, scene.observation())
+    assert score.right == score.cards, (score.mistakes, score.doubts)
+
+
+def _margins(rows: int, left: tuple[float, float, float], right: tuple[float, float, float]
+             ) -> tuple[np.ndarray, np.ndarray]:
+    return (np.tile(np.array(left, np.float32), (rows, 1)),
+            np.tile(np.array(right, np.float32), (rows, 1)))
+
+
+def test_only_white_light_over_both_margins_is_taken_for_glare() -> None:
+    """What lifts a strip's margins above the table elsewhere is glare only when it lifts
+    both, by the same light in every channel, over a broad stretch: a white card laid
+    off-centre over one margin, a stretch of table lit more brightly (the table's own
+    colour scaled) or a narrow bright line is none."""
+    from companion.vision.reading import ReadingSettings
+    from companion.vision.zones import Zone, glare_lift, without_glare
+
+    s = ReadingSettings.load()
+    zone = Zone("5north", "north", True, np.eye(3), (176, 200), np.full(3, 235.0, np.float32),
+                np.full(3, 15.0, np.float32), None)
+    rows, span = 200, 220.0
+    table = (0.20, 0.35, 0.55)                                  # a brown table, BGR
+    ref = np.tile(np.array(table, np.float32), (rows, 1))
+    up = tuple(c + 60.0 / span for c in table)                  # 60 of 255 more light
+    assert glare_lift(_margins(rows, table, table), ref, zone, s) is None
+    assert glare_lift(_margins(rows, up, table), ref, zone, s) is None     # a card's edge
+    scaled = tuple(c * 1.5 for c in table)                      # brighter light, not glare
+    assert glare_lift(_margins(rows, scaled, scaled), ref, zone, s) is None
+    short = _margins(rows, table, table)
+    for m in short:
+        m[100:100 + s.px(s.glare_rows_min_mm) - 2] = up
+    assert glare_lift(short, ref, zone, s) is None
+    lift = glare_lift(_margins(rows, up, up), ref, zone, s)
+    assert lift is not None
+    assert np.allclose(lift[0][20:-20], 60.0, atol=0.5) and np.allclose(lift[1][20:-20], 60.0,
+                                                                         atol=0.5)
+    # Taken away, the strip is as without it; a clipped channel is left at the brightest the
+    # printing gets, not taken down to read as ink.
+    strip = np.tile(np.array(up, np.float32), (rows, 176, 1))
+    strip[50, 50] = (255.0 - 15.0) / span
+    top = np.array([0.9, 0.9, 0.9], np.float32)
+    out = without_glare(strip, lift, zone, top, s.glare_clip)
+    assert np.allclose(out[100, 88], table, atol=0.01)
+    assert np.allclose(out[50, 50], top)
 
 
 def test_a_vivid_frame_reads_its_yellows_yellow() -> None:
