@@ -147,21 +147,19 @@ def glare_lift(margins: Margins, ref: np.ndarray, zone: Zone, s: ReadingSettings
     `glare_rows_min_mm` long or more count (a spot is round and broad), each with the rows
     beside it where the lift fades out."""
     black, span = _span(zone)
-    lifts = []
-    rows = None
-    for m in margins:
-        m = np.asarray(m, np.float32)
-        up = (m - ref) * span[None, :]
-        # A channel the spot drove to the sensor's top was lifted by that much or more:
-        # the others tell by how much.
-        clipped = m * span[None, :] + black[None, :] >= s.glare_clip
-        free = ~clipped.all(axis=1)
-        low = np.where(free, np.where(clipped, np.inf, up).min(axis=1), up.max(axis=1))
-        high = np.where(free, np.where(clipped, -np.inf, up).max(axis=1), low)
-        ok = (low >= s.glare_lift_min) & (high <= s.glare_white_ratio * np.maximum(low, 1.0))
-        rows = ok if rows is None else rows & ok
-        lifts.append(np.maximum(low, 0.0))
-    assert rows is not None
+    both = np.stack([np.asarray(m, np.float32) for m in margins])       # 2 x rows x 3
+    up = (both - ref[None]) * span
+    if not (up.max(axis=2) >= s.glare_lift_min).all(axis=0).any():
+        return None                     # the commonest case: no row lifted on both sides
+    # A channel the spot drove to the sensor's top was lifted by that much or more: the
+    # others tell by how much.
+    clipped = both * span + black >= s.glare_clip
+    free = ~clipped.all(axis=2)
+    low = np.where(free, np.where(clipped, np.inf, up).min(axis=2), up.max(axis=2))
+    high = np.where(free, np.where(clipped, -np.inf, up).max(axis=2), low)
+    rows = ((low >= s.glare_lift_min)
+            & (high <= s.glare_white_ratio * np.maximum(low, 1.0))).all(axis=0)
+    lifts = np.maximum(low, 0.0)
     seeds = true_runs(rows, max(1, s.px(s.glare_rows_min_mm)))
     if not seeds:
         return None
