@@ -108,6 +108,7 @@ class TableReader:
         # `remember` False reads every zone (a benchmark of the whole read).
         self._memory = zone_steps.ZoneMemory()
         self.remember = True
+        self._spot_seen = True   # the last frame's margins showed a glare spot's light
         cfg = load_config()["pipeline"]
         threads = int(cfg["threads"])
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="zones") \
@@ -253,8 +254,10 @@ class TableReader:
         own = {i: zone_steps.cut(frame, z, maps, s) for i, z in jobs[0]}
         margins = {i: m for i, (_, m) in own.items()}
         margins.update(pool.margins())
-        refs = zone_steps.table_refs(zones, [margins[i] for i in range(len(zones))])
+        ordered = [margins[i] for i in range(len(zones))]
+        refs = zone_steps.table_refs(zones, ordered)
         pool.read(refs, self.remember)
+        self._spot_seen = zone_steps.spot_seen(zones, ordered, refs, s)
         reads = {i: self._memory.read(refl, m, zones[i], refs, self.templates, s,
                                       self.remember)
                  for i, (refl, m) in own.items()}
@@ -287,6 +290,7 @@ class TableReader:
 
         cuts = mapped(lambda z: zone_steps.cut(frame, z, self._strip_maps, s), zones)
         refs = zone_steps.table_refs(zones, [m for _, m in cuts])
+        self._spot_seen = zone_steps.spot_seen(zones, [m for _, m in cuts], refs, s)
         # Zones are independent and OpenCV and numpy release the interpreter lock: on the
         # Pi's four cores (or any two) the zones are read side by side.
         return mapped(lambda i: self._memory.read(cuts[i][0], cuts[i][1], zones[i], refs,
@@ -426,7 +430,10 @@ class TableReader:
                     continue
                 slots.append(_Slot(place, index, r))
                 index += 1
-        self._settle(slots, glare, glare_blind(layout))
+        # A frame that cannot tell glare from paper judges every colour as under glare,
+        # unless no spot shows anywhere: on the table between the columns (`glare`) or on
+        # any strip's margins (`zones.spot_seen`).
+        self._settle(slots, glare, glare_blind(layout) and (bool(glare) or self._spot_seen))
         self.last_reads = [(sl.place, sl.index, sl.read) for sl in slots]
         lists: dict[Place, list[Card]] = {}
         for sl in slots:

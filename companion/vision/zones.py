@@ -177,6 +177,13 @@ def glare_lift(margins: Margins, ref: np.ndarray, zone: Zone, s: ReadingSettings
     return left, right
 
 
+def spot_seen(zones: list[Zone], margins: list[Margins], refs: dict[str, np.ndarray],
+              s: ReadingSettings) -> bool:
+    """Whether any flag zone's margins show a glare spot's light (`glare_lift`)."""
+    return any(z.on_flag and z.side in refs and glare_lift(m, refs[z.side], z, s) is not None
+               for z, m in zip(zones, margins))
+
+
 def without_glare(refl: np.ndarray, lift: tuple[np.ndarray, np.ndarray], zone: Zone,
                   top: np.ndarray | None, glare_clip: float) -> np.ndarray:
     """The strip with the light a glare spot adds taken away (`glare_lift`): across each row
@@ -270,5 +277,5 @@ def _same_place(a: Zone, b: Zone, shift_px: float) -> bool:
     return float(np.abs(pa[:2] / pa[2] - pb[:2] / pb[2]).max()) <= shift_px
 
 
-__all__ = ["Margins", "StripMaps", "Zone", "ZoneMemory", "cut", "glare_lift", "read", "table_refs",
-           "without_glare"]
+__all__ = ["Margins", "StripMaps", "Zone", "ZoneMemory", "cut", "glare_lift", "read", "spot_seen",
+           "table_refs", "without_glare"]

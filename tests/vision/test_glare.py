@@ -132,6 +132,36 @@ def test_an_overexposed_frame_judges_every_colour_as_under_glare() -> None:
             assert (got[0].doubt is not None) == doubt and got[1].doubt is None
 
 
+@pytest.mark.parametrize("table_seed", (0, 1))
+def test_an_overexposed_frame_judges_colours_as_under_glare_only_where_a_spot_shows(
+        table_seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An overexposed frame cannot tell glare from paper on the cards, but a spot shows on
+    the table: between two columns (`glare._on_the_table`) or on a strip's margins
+    (`zones.spot_seen`). Where it shows nowhere, the frame's colours are judged as usual;
+    where it does, every colour as under glare (`glare.blind`)."""
+    from companion.vision.glare import blind
+
+    judged: list[bool] = []
+    settle = TableReader._settle
+
+    def spy(self: TableReader, slots: list, glare: tuple[int, ...] = (),
+            is_blind: bool = False) -> None:
+        judged.append(is_blind)
+        settle(self, slots, glare, is_blind)
+
+    monkeypatch.setattr(TableReader, "_settle", spy)
+    spot = Degrade(glare=0.7, glare_at=_spot_over(5, 70.0, table_seed), glare_radius=0.07)
+    falling = Degrade(exposure=1.4, light=0.4, light_dir_deg=80.0, vignette=0.3)
+    for deg, want in ((Degrade(), False), (falling, False), (spot, True)):
+        img = render(sample_scene(table_seed=table_seed), printing("classic"), seed=4,
+                     degrade=deg)
+        assert blind(acquire(img, allow_missing=True))
+        judged.clear()
+        with TableReader(deck("classic"), workers=0) as reader:
+            reader.read(img)
+        assert judged == [want], deg
+
+
 def test_the_reader_reports_glare_and_the_observation_keeps_it() -> None:
     at = _spot_over(7, 70.0, 0)
     img = render(sample_scene(table_seed=0), printing("classic"), seed=4,
