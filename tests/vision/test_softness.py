@@ -123,7 +123,11 @@ def test_a_picture_behind_the_value_reads_on_a_soft_webcam_frame(
     monkeypatch.setattr(SoftnessSettings.load(), "floor", 99.0)   # never softened
     sharp = read()
     assert soft["wrong_unflagged_pct"] <= sharp["wrong_unflagged_pct"]
-    assert soft["right_pct"] >= sharp["right_pct"] + 10.0
+    # 92.1% against 84.2%: the frame is overexposed with no glare spot anywhere, and its
+    # colours are judged as usual (`zones.spot_seen`); judged as under glare, as every
+    # overexposed frame's were, the sharp templates' reads lost more than the soft ones'
+    # and the gap was over 10 points.
+    assert soft["right_pct"] >= sharp["right_pct"] + 6.0
 
 
 def test_the_tiles_black_is_measured_where_their_drawing_is_black() -> None:
