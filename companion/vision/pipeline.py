@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -50,6 +50,9 @@ DOUBT_REASONS = (
     "colour",      # its colour lies too near another colour of its value
     "faint",       # the band network puts it only faintly near its class (a column's last
                    # read far below the card before it: less near than cards are, `lone_last`)
+    "contested",   # (asked once every read has its card) another read names this card first,
+                   # about as surely, and has no near second to take instead: one of the two
+                   # is wrong, and the frame cannot say which
 )
 
 
@@ -322,6 +325,7 @@ class TableReader:
         frame that cannot tell glare from paper, `glare.blind`, every flag's so)."""
         s, tpl = self.settings, self.templates
         taken: dict[Card, _Slot] = {}
+        contested: list[_Slot] = []    # reads that kept a card another read names as surely
 
         def margin(r: CardRead) -> float:
             c = r.candidates
@@ -370,18 +374,27 @@ class TableReader:
             # sure elsewhere is judged among the cards left (`held`); one taken because its
             # first is held in doubt is a doubt already (`fell_back`).
             unsure = not fell_back and looks_disagree(slot.read, best, tpl, s, held)
-            why = tuple(name for name, hit in zip(DOUBT_REASONS, (
+            why = tuple(name for name, hit in zip(DOUBT_REASONS[:-1], (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
                 colour_unsure(slot.read, s, blind or slot.place.flag in glare),
                 faint_band(slot.read, s)
                 or (id(slot) in before_last
-                    and lone_last(slot.read, before_last[id(slot)], s)))) if hit)
+                    and lone_last(slot.read, before_last[id(slot)], s))), strict=True) if hit)
+            if fell_back and slot.read.best in taken:
+                keeper = taken[slot.read.best]
+                if keeper is not slot and \
+                        slot.read.score >= _score_of(keeper.read, slot.read.best) - s.contest_gap:
+                    contested.append(keeper)
             if why:
                 conf = float(np.clip(m / (2 * s.doubt_margin), 0.0, 1.0))
                 if fell_back:
                     conf = min(conf, 0.25)
                 slot.doubt = Doubt(slot.place, best, second[0] if second else None, conf,
                                    slot.index, why)
+        # The read that kept a card another read names as surely (a narrow 6 read as the 9
+        # whose own read, under a spot, names it too) is no surer than that one: both doubts.
+        for keeper in contested:
+            _add_doubt(keeper, "contested")
         # A colour the frame could not tell from another's is no doubt where every card the
         # read could be instead (its value in those colours, `CardRead.colour_rivals`) is
         # read for sure elsewhere: each card exists once (a yellow 5 told from an orange one
@@ -450,6 +463,23 @@ class TableReader:
 
 _OverTable = tuple[tuple[int, ...], tuple[int, ...]]
 """The flags under hands (`layout.hand_flags`) and under glare (`glare.glare_flags`)."""
+
+
+def _score_of(r: CardRead, card: Card) -> float:
+    """The read's score for `card` (-1 where it is none of its candidates)."""
+    return next((sc for c, sc in r.candidates if c == card), -1.0)
+
+
+def _add_doubt(slot: _Slot, reason: str) -> None:
+    """Make the slot's card a doubt for `reason` too (its other reasons kept, in order)."""
+    d = slot.doubt
+    if d is None:
+        second = next((c for c, _ in slot.read.candidates if c != slot.card), None)
+        assert slot.card is not None
+        slot.doubt = Doubt(slot.place, slot.card, second, 0.25, slot.index, (reason,))
+    elif reason not in d.why:
+        why = tuple(r for r in DOUBT_REASONS if r in d.why or r == reason)
+        slot.doubt = replace(d, score=min(d.score, 0.25), why=why)
 
 
 def _over_table(frame: np.ndarray, layout: Layout) -> _OverTable:

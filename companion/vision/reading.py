@@ -151,6 +151,7 @@ class ReadingSettings:
     face_lead_ref: float
     card_sure_shape: float
     fallback_drop: float
+    contest_gap: float
     # The enrolled printing's card size (mm), not a threshold: `sized` sets it from the deck.
     card_w: float = geometry.CARD_W
     card_h: float = geometry.CARD_H

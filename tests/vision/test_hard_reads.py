@@ -169,6 +169,31 @@ def test_a_read_whose_best_card_lies_elsewhere_takes_its_next(
     assert (slots[1].doubt is not None) == doubtful
 
 
+@pytest.mark.parametrize("rival_score,keeper_doubtful", [
+    (0.905, True),     # the O9 read as surely at flag 2, with no near second: both doubts
+    (0.80, False),     # ... read far less surely there: the holder keeps it for sure
+])
+def test_the_read_holding_a_card_another_names_as_surely_is_a_doubt_too(
+        rival_score: float, keeper_doubtful: bool) -> None:
+    # A narrow O6 at flag 8 read as the O9 (leading its own O6 more clearly than the other
+    # read leads its next: the reads are given their cards in that order) was kept for sure,
+    # and the true O9, under a spot at flag 2, became the doubt: one of the two is wrong.
+    from companion.vision.pipeline import TableReader
+    from companion.vision.reading import ReadingSettings
+
+    assert 0.91 - 0.905 < ReadingSettings.load().contest_gap < 0.91 - 0.80
+    assert ReadingSettings.load().fallback_drop < 0.80 - 0.75
+    slots = _slots({"flag 8 south": [("O9", 0.91), ("O6", 0.70), ("O8", 0.6)],
+                    "flag 2 north": [("O9", rival_score), ("O5", 0.75), ("O3", 0.5)]})
+    TableReader(deck("classic"))._settle(slots)
+    assert [str(sl.card) for sl in slots] == ["O9", "O5"]
+    assert slots[1].doubt is not None and slots[1].doubt.why == ("taken",)
+    assert (slots[0].doubt is not None) == keeper_doubtful
+    if keeper_doubtful:
+        assert slots[0].doubt.why == ("contested",) and slots[0].doubt.best == slots[0].card
+        assert slots[0].doubt.second is not None and str(slots[0].doubt.second) == "O6"
+
+
 @pytest.mark.parametrize("cells_next,net_next,doubtful", [
     ("8", "8", False),      # the two looks name the 8 among the cards left: it is the Y8
     ("3", "8", True),       # the cells name a 3 among them: a doubt
