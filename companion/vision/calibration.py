@@ -21,6 +21,7 @@ from companion.rules.position import FLAG_COUNT, SIDES
 from . import geometry
 from .config import load_config
 from .errors import VisionError
+from .glare import tiles_white
 from .layout import Layout, acquire, frame_stretch, hide_tile_edge
 from .reading import ReadingSettings, card_mask, column_runs, reflectance, table_colour
 from .tiles import find_tiles, qr_symbol_mm
@@ -85,6 +86,7 @@ class Check:
     print_scale: float | None        # the tiles' print scale from the cards, if any lie there
     cards_measured: int
     refused: str | None = None       # why the pipeline refuses the frame, if it does
+    white: tuple[float, float, float] | None = None   # the tiles' white (BGR, 0-255)
 
     def lines(self, card_width_mm: float) -> list[str]:
         """The report, one finding per line, what to fix last."""
@@ -106,6 +108,14 @@ class Check:
         elif self.stretch is not None and abs(math.log(self.stretch)) > math.log(1.03):
             out.append(f"WARNING: the codes show {self.stretch:.2f} times as wide as tall: the "
                        "frame is stretched or the camera looks at the table at a slant")
+        if self.white is not None:
+            b, g, r = self.white
+            out.append(f"the tiles' white: red {r:.0f}, green {g:.0f}, blue {b:.0f}")
+            if min(self.white) < ReadingSettings.load().cast_ratio_min * max(self.white):
+                out.append("WARNING: the light is far from the camera's white balance: no "
+                           "card's colour can be told and every Troop read will be a doubt; "
+                           "set the camera's white balance for this light, or light the "
+                           "table with daylight-white lamps")
         if self.print_scale is not None and self.card_width_mm is not None:
             tol = float(load_config()["calibration"]["print_scale_tolerance"])
             verdict = "" if abs(self.print_scale - 1) <= tol else (
@@ -205,8 +215,12 @@ def check(frame: np.ndarray, card_width_mm: float = geometry.CARD_W) -> Check:
     widths = _strip_widths(frame, layout, ReadingSettings.load()) if layout is not None else []
     width = float(np.median(widths)) if widths else None
     scale = card_width_mm / width if width else None
+    white = None
+    if layout is not None:
+        b, g, r = (float(v) for v in tiles_white(layout))
+        white = (b, g, r)
     return Check(tiles, tuple(s.flag for s in decoded), 10 * k, module_px, stretch, width,
-                 scale, len(widths), refused)
+                 scale, len(widths), refused, white)
 
 
 __all__ = ["Check", "Distance", "camera_distance", "check", "min_px_per_cm", "table_view_mm"]

@@ -36,12 +36,27 @@ from .geometry import FLAG_PITCH
 from .layout import Layout, flags_covered, shrunk, zone_counts, zone_mask
 
 
+def tiles_white(layout: Layout) -> np.ndarray:
+    """The tiles' white, channel by channel (BGR): the median of the flags' references (a
+    tile under the spot itself gives its neighbour's, and is outvoted if it does not)."""
+    return np.median(np.array([w for w, _ in layout.references()], np.float32), axis=0)
+
+
 def _white_room(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-    """The tiles' white, channel by channel: the median of the flags' references (a tile
-    under the spot itself gives its neighbour's, and is outvoted if it does not); and which
-    of its channels have room above them (a channel near the sensor's top has none)."""
-    white = np.median(np.array([w for w, _ in layout.references()], np.float32), axis=0)
+    """The tiles' white (`tiles_white`), and which of its channels have room above them (a
+    channel near the sensor's top has none)."""
+    white = tiles_white(layout)
     return white, white < float(load_config()["glare"]["white_max"])
+
+
+def strong_cast(layout: Layout, ratio_min: float) -> bool:
+    """Whether the light is so far from the camera's white balance that the frame cannot
+    show colours: a channel of the tiles' white under `ratio_min` of its brightest (tungsten
+    light against a daylight balance halves the blue and clips the red). Such a light
+    narrows one channel's range to noise and turns one colour into its neighbour (an
+    orange 10 read red, sure) beyond what the frame's colour map can tell."""
+    white = tiles_white(layout)
+    return float(white.min()) < ratio_min * float(white.max())
 
 
 def blind(layout: Layout) -> bool:

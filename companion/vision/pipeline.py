@@ -27,7 +27,7 @@ from .capture import check_frame
 from .config import load_config
 from .deck import Deck
 from .glare import blind as glare_blind
-from .glare import glare_flags
+from .glare import glare_flags, strong_cast
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import (CardRead, colour_unsure, face_class, faint_band, is_card, lone_last,
@@ -318,11 +318,13 @@ class TableReader:
         return out, sorted(obstructed), glare
 
     # -- the whole table ----------------------------------------------------------------------
-    def _settle(self, slots: list[_Slot], glare: tuple[int, ...] = (), blind: bool = False
-                ) -> None:
+    def _settle(self, slots: list[_Slot], glare: tuple[int, ...] = (), blind: bool = False,
+                cast: bool = False) -> None:
         """Give each read a card, each card to one read at most; flag the unsure ones
         (`glare`: the flags under glare, whose colours are judged more strictly; `blind`: a
-        frame that cannot tell glare from paper, `glare.blind`, every flag's so)."""
+        frame that cannot tell glare from paper, `glare.blind`, every flag's so; `cast`: a
+        light too far from the camera's white balance to show colours, `glare.strong_cast`,
+        where every Troop's colour is a doubt)."""
         s, tpl = self.settings, self.templates
         taken: dict[Card, _Slot] = {}
         contested: list[_Slot] = []    # reads that kept a card another read names as surely
@@ -376,7 +378,8 @@ class TableReader:
             unsure = not fell_back and looks_disagree(slot.read, best, tpl, s, held)
             why = tuple(name for name, hit in zip(DOUBT_REASONS[:-1], (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
-                colour_unsure(slot.read, s, blind or slot.place.flag in glare),
+                cast and best.is_troop
+                or colour_unsure(slot.read, s, blind or slot.place.flag in glare),
                 faint_band(slot.read, s)
                 or (id(slot) in before_last
                     and lone_last(slot.read, before_last[id(slot)], s))), strict=True) if hit)
@@ -410,7 +413,8 @@ class TableReader:
         sure = {sl.card for sl in slots if sl.doubt is None}
         for slot in slots:
             d, rivals = slot.doubt, slot.read.colour_rivals
-            if d is None or blind or slot.place.flag in glare or slot.card != slot.read.best:
+            if d is None or blind or cast or slot.place.flag in glare or \
+                    slot.card != slot.read.best:
                 continue
             if d.why == ("colour",) and rivals and all(c in sure for c in rivals) or \
                     d.why == ("looks",) and looks_agree_without(slot.read, slot.card, tpl, s,
@@ -446,7 +450,8 @@ class TableReader:
         # A frame that cannot tell glare from paper judges every colour as under glare,
         # unless no spot shows anywhere: on the table between the columns (`glare`) or on
         # any strip's margins (`zones.spot_seen`).
-        self._settle(slots, glare, glare_blind(layout) and (bool(glare) or self._spot_seen))
+        self._settle(slots, glare, glare_blind(layout) and (bool(glare) or self._spot_seen),
+                     strong_cast(layout, self.settings.cast_ratio_min))
         self.last_reads = [(sl.place, sl.index, sl.read) for sl in slots]
         lists: dict[Place, list[Card]] = {}
         for sl in slots:

@@ -152,6 +152,7 @@ class ReadingSettings:
     card_sure_shape: float
     fallback_drop: float
     contest_gap: float
+    cast_ratio_min: float
     # The enrolled printing's card size (mm), not a threshold: `sized` sets it from the deck.
     card_w: float = geometry.CARD_W
     card_h: float = geometry.CARD_H

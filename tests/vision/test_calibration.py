@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from companion.synth import WEBCAM_RIG, Setup, render
+from companion.synth import WEBCAM_RIG, Degrade, Setup, render
 from companion.vision.calibration import camera_distance, check, min_px_per_cm, table_view_mm
 from companion.vision.errors import VisionError
 from companion.vision.layout import hide_tile_edge
@@ -50,6 +50,11 @@ def test_a_webcam_frame_and_a_stretched_one() -> None:
     assert len(got.tiles) == 9
     assert got.px_per_cm == pytest.approx(16.0, rel=0.05)
     assert got.print_scale == pytest.approx(1.0, abs=0.012)
+    assert not any("white balance" in line for line in got.lines(63.0))
+    warm = check(render(sample_scene(table_seed=2), printing("classic"), 5, rig=WEBCAM_RIG,
+                        degrade=Degrade(warm=0.9)))
+    assert warm.white is not None and warm.white[0] < 0.6 * warm.white[2]
+    assert any("WARNING" in line and "white balance" in line for line in warm.lines(63.0))
     stretched = check(cv2.resize(frame("classic"), (3000, 3000)))
     assert stretched.refused is not None and "stretched" in stretched.refused
     assert any("refuses" in line for line in stretched.lines(63.0))

@@ -163,6 +163,42 @@ def test_a_warm_light_s_oranges_are_not_all_read_as_reds() -> None:
     assert len(oranges) >= 6 and set(oranges) <= read
 
 
+def test_a_light_far_from_the_white_balance_makes_every_troop_s_colour_a_doubt() -> None:
+    # Tungsten light against a daylight balance (dark-stock, seed 2, a webcam-only run's warm
+    # frame): the tiles' white lost half its blue and clipped its red, and an orange 10 was
+    # read red, surely (its colour 0.07 of the way towards orange). Such a frame cannot show
+    # colours: every Troop's is a doubt. The bench's widest everyday cast (each channel
+    # 0.8-1.2) is no such light.
+    from companion.rules.place import Place
+    from companion.synth import RIGS, Degrade, render
+    from companion.vision.evaluate import Score
+    from companion.vision.glare import strong_cast
+    from companion.vision.layout import acquire
+    from companion.vision.pipeline import TableReader
+
+    from .vision_helpers import bench_webcam_frame, printing, sample_scene
+
+    s = ReadingSettings.load()
+    img, d, truth, _ = bench_webcam_frame("dark-stock", 2, 5, light="warm")
+    assert strong_cast(acquire(img, allow_missing=True), s.cast_ratio_min)
+    with TableReader(d, allow_missing_tiles=True, workers=0) as reader:
+        obs = reader.read(img)
+    score = Score()
+    score.add(obs, truth, "warm")
+    assert score.summary()["wrong_unflagged_pct"] == 0.0, score.mistakes
+    troops = {(dt.where, dt.index) for dt in obs.doubtful if "colour" in dt.why}
+    for f in obs.flags:
+        for side in ("north", "south"):
+            for i, c in enumerate(f.side(side)):
+                assert not c.is_troop or (Place(f.flag, side), i) in troops, (f.flag, side, c)
+    plain, _, _, _ = bench_webcam_frame("dark-stock", 2, 5)
+    assert not strong_cast(acquire(plain, allow_missing=True), s.cast_ratio_min)
+    for cast in ((0.8, 1.0, 1.2), (1.2, 1.0, 0.8)):
+        lit = render(sample_scene(), printing("classic"), seed=5, degrade=Degrade(cast=cast),
+                     rig=RIGS["webcam"])
+        assert not strong_cast(acquire(lit), s.cast_ratio_min), cast
+
+
 def test_a_frame_s_colours_all_brighter_are_mapped_back_whole() -> None:
     # Exposure and a camera's processing make every colour of a frame brighter alike (here
     # twice as saturated as enrolled, every hue kept).  The colour map takes that gain out
