@@ -145,9 +145,9 @@ def test_an_overexposed_frame_judges_colours_as_under_glare_only_where_a_spot_sh
     settle = TableReader._settle
 
     def spy(self: TableReader, slots: list, glare: tuple[int, ...] = (),
-            is_blind: bool = False) -> None:
+            is_blind: bool = False, cast: bool = False) -> None:
         judged.append(is_blind)
-        settle(self, slots, glare, is_blind)
+        settle(self, slots, glare, is_blind, cast)
 
     monkeypatch.setattr(TableReader, "_settle", spy)
     spot = Degrade(glare=0.7, glare_at=_spot_over(5, 70.0, table_seed), glare_radius=0.07)
