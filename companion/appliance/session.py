@@ -94,6 +94,7 @@ class Session:
         self._moving = False
         self._unreadable = False
         self._glare: tuple[int, ...] = ()
+        self._cast = False
         # what the table screen's waiting line was last told (`_shown`)
         self._sent: tuple[bool, bool, bool, tuple[int, ...]] | None = None
         self.confirmed_frame: np.ndarray | None = None   # the frame of the last still read
@@ -128,7 +129,7 @@ class Session:
         if self._on_status is not None:
             status = Status(self._frames, self._errors, self._last_error, self._ended,
                             self._waiting, self._deck(), self._moving, self._unreadable,
-                            self._glare)
+                            self._glare, self._cast)
             on_status = self._on_status
             self._post(lambda: on_status(status))
 
@@ -166,8 +167,8 @@ class Session:
                 return False
             self._frames += 1
             self.referee.feed(obs, t)
-            if not obs.motion and obs.glare != self._glare:
-                self._glare = obs.glare
+            if not obs.motion and (obs.glare, obs.cast) != (self._glare, self._cast):
+                self._glare, self._cast = obs.glare, obs.cast
                 self._status()
             return True
         assert self._source is not None
@@ -195,6 +196,7 @@ class Session:
         self._unreadable = sight.error is not None
         if not sight.moving and sight.error is None and sight.observation is not None:
             self._glare = sight.observation.glare
+            self._cast = sight.observation.cast
         if sight.error is not None:
             # A frame without its tiles (a hand over the QR codes, a bumped camera): say so on
             # the calibration screen and keep going.
@@ -208,9 +210,9 @@ class Session:
             self._status()   # what the table screen says it waits for has changed
         return True
 
-    def _shown(self) -> tuple[bool, bool, bool, tuple[int, ...]]:
+    def _shown(self) -> tuple[bool, bool, bool, tuple[int, ...], bool]:
         """What the table screen's waiting line depends on besides the referee's state."""
-        return self._deck(), self._moving, self._unreadable, self._glare
+        return self._deck(), self._moving, self._unreadable, self._glare, self._cast
 
     def _deck(self) -> bool:
         return self.eyes.reader is not None or self._observations is not None

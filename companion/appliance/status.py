@@ -31,6 +31,7 @@ class Status:
     moving: bool = False         # the table moves (hands over it): nothing is read meanwhile
     unreadable: bool = False     # the last still frame could not be read (tiles hidden)
     glare: tuple[int, ...] = ()  # flags the last still frame showed under glare
+    cast: bool = False           # the last still frame's light hid the cards' colours
 
 
 __all__ = ["Preview", "Status"]

@@ -174,6 +174,10 @@ EN: dict[str, str] = {
     "wait.glare_many": "Glare over flags {flags}: the camera may miss cards there. Shade the "
                        "light or move the lamp",
     "wait.answer": "Waiting for your answer: {what}",
+    "wait.answer_cast": "Waiting for your answer: {what}. This light hides the cards' colours: "
+                        "set the camera's white balance, or use daylight-white lamps",
+    "wait.cast": "This light hides the cards' colours: every Troop card will need your "
+                 "answer. Set the camera's white balance, or use daylight-white lamps",
     "wait.fix": "Waiting for a fix: {what}",
     "wait.guile": "Waiting: {what}",
     "wait.restore": "Put the table back as recorded",
@@ -353,6 +357,12 @@ FR: dict[str, str] = {
     "wait.glare_many": "Reflet sur les drapeaux {flags} : la caméra peut y manquer des cartes. "
                        "Masquez la lumière ou déplacez la lampe",
     "wait.answer": "En attente de votre réponse : {what}",
+    "wait.answer_cast": "En attente de votre réponse : {what}. Cette lumière cache les "
+                        "couleurs des cartes : réglez la balance des blancs de la caméra, ou "
+                        "éclairez avec des lampes lumière du jour",
+    "wait.cast": "Cette lumière cache les couleurs des cartes : chaque carte Troupe demandera "
+                 "votre réponse. Réglez la balance des blancs de la caméra, ou éclairez avec "
+                 "des lampes lumière du jour",
     "wait.fix": "En attente d'une correction : {what}",
     "wait.guile": "En attente : {what}",
     "wait.restore": "Remettez la table comme enregistrée",

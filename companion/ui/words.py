@@ -113,7 +113,8 @@ def last_action_line(view: Display, lang: str, naming: Naming, names: Names,
 def status_line(view: Display, status: Status, lang: str, naming: Naming, names: Names,
                 problem: str = "", edition: Edition | None = None) -> str:
     """What the companion waits for now, first things first: the camera, a deck, hands over
-    the table, the tiles, a player's answer, glare over the flags, a card; never empty while
+    the table, the tiles, a player's answer, a light that hides the colours, glare over the
+    flags, a card; never empty while
     a game is on.
 
     `problem` is the first open problem in words (the referee's sentence in `lang`).
@@ -136,11 +137,15 @@ def status_line(view: Display, status: Status, lang: str, naming: Naming, names:
     if view.problems:
         first: Problem = view.problems[0]
         key = "wait.answer" if first.kind == "doubt" else "wait.fix"
+        if status.cast and first.kind == "doubt" and view.in_game:
+            key = "wait.answer_cast"   # why every Troop card asks: the light, not the cards
         return tr(key, lang, what=problem)
     if view.waiting:
         return tr("wait.guile", lang, what=problem)
     if view.mode == "holding":
         return tr("wait.restore", lang)
+    if status.cast and view.in_game:
+        return tr("wait.cast", lang)
     if status.glare and view.in_game:
         if len(status.glare) == 1:
             return tr("wait.glare", lang, edition, flag=status.glare[0])

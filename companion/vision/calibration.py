@@ -21,7 +21,7 @@ from companion.rules.position import FLAG_COUNT, SIDES
 from . import geometry
 from .config import load_config
 from .errors import VisionError
-from .glare import tiles_white
+from .glare import strong_cast, tiles_white
 from .layout import Layout, acquire, frame_stretch, hide_tile_edge
 from .reading import ReadingSettings, card_mask, column_runs, reflectance, table_colour
 from .tiles import find_tiles, qr_symbol_mm
@@ -111,7 +111,7 @@ class Check:
         if self.white is not None:
             b, g, r = self.white
             out.append(f"the tiles' white: red {r:.0f}, green {g:.0f}, blue {b:.0f}")
-            if min(self.white) < ReadingSettings.load().cast_ratio_min * max(self.white):
+            if strong_cast(self.white, ReadingSettings.load().cast_ratio_min):
                 out.append("WARNING: the light is far from the camera's white balance: no "
                            "card's colour can be told and every Troop read will be a doubt; "
                            "set the camera's white balance for this light, or light the "

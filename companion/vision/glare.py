@@ -26,6 +26,7 @@ between two columns, or one over a table as bright as paper.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -49,14 +50,15 @@ def _white_room(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
     return white, white < float(load_config()["glare"]["white_max"])
 
 
-def strong_cast(layout: Layout, ratio_min: float) -> bool:
+def strong_cast(white: Sequence[float] | np.ndarray, ratio_min: float) -> bool:
     """Whether the light is so far from the camera's white balance that the frame cannot
-    show colours: a channel of the tiles' white under `ratio_min` of its brightest (tungsten
+    show colours: a channel of the tiles' white (`tiles_white`, any channel order) under
+    `ratio_min` of its brightest (tungsten
     light against a daylight balance halves the blue and clips the red). Such a light
     narrows one channel's range to noise and turns one colour into its neighbour (an
     orange 10 read red, sure) beyond what the frame's colour map can tell."""
-    white = tiles_white(layout)
-    return float(white.min()) < ratio_min * float(white.max())
+    w = np.asarray(white, np.float32)
+    return float(w.min()) < ratio_min * float(w.max())
 
 
 def blind(layout: Layout) -> bool:

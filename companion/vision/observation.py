@@ -9,6 +9,8 @@ Extensions to the contract (extra keys, never changed ones):
 - `obstructed`: flags whose zones were partly hidden (a hand over the table);
 - `glare`: flags whose card zones lie partly under a glare spot (`vision.glare`): the camera
   may miss or misread cards there;
+- `cast`: whether the light lies so far from the camera's white balance that the frame cannot
+  show the cards' colours (`vision.glare.strong_cast`): every Troop read is then a doubt;
 - `motion`: whether the frame was judged to be moving (set by the capture loop).
 """
 
@@ -66,6 +68,7 @@ class Observation:
     obstructed: tuple[int, ...] = ()
     motion: bool = False
     glare: tuple[int, ...] = ()
+    cast: bool = False
 
     def offline(self, side: Side) -> tuple[Card, ...]:
         return self.offline_north if side == "north" else self.offline_south
@@ -98,6 +101,7 @@ class Observation:
             "obstructed": list(self.obstructed),
             "motion": self.motion,
             "glare": list(self.glare),
+            "cast": self.cast,
         }
 
     def dumps(self) -> str:
@@ -132,7 +136,7 @@ class Observation:
                 raise ObservationError(f"malformed doubtful entry {d!r}: {exc}") from None
         return cls(tuple(flags), _cards(offline.get("north", [])), _cards(offline.get("south", [])),
                    tuple(doubts), _flag_numbers(obj, "obstructed"), bool(obj.get("motion", False)),
-                   _flag_numbers(obj, "glare"))
+                   _flag_numbers(obj, "glare"), _boolean(obj, "cast"))
 
     @classmethod
     def loads(cls, text: str) -> Observation:
@@ -163,6 +167,14 @@ def _flag_numbers(obj: dict[str, Any], key: str) -> tuple[int, ...]:
             for n in items):
         raise ObservationError(f"{key!r} must be a list of flag numbers 1-{FLAG_COUNT}")
     return tuple(items)
+
+
+def _boolean(obj: dict[str, Any], key: str) -> bool:
+    """The true or false under `key` (absent: false)."""
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
+        raise ObservationError(f"{key!r} must be true or false")
+    return value
 
 
 __all__ = ["FORMAT", "SIDES", "Doubt", "FlagObservation", "Observation", "ObservationError",

@@ -27,7 +27,7 @@ from .capture import check_frame
 from .config import load_config
 from .deck import Deck
 from .glare import blind as glare_blind
-from .glare import glare_flags, strong_cast
+from .glare import glare_flags, strong_cast, tiles_white
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
 from .reading import (CardRead, colour_unsure, face_class, faint_band, is_card, lone_last,
@@ -450,8 +450,9 @@ class TableReader:
         # A frame that cannot tell glare from paper judges every colour as under glare,
         # unless no spot shows anywhere: on the table between the columns (`glare`) or on
         # any strip's margins (`zones.spot_seen`).
+        cast = strong_cast(tiles_white(layout), self.settings.cast_ratio_min)
         self._settle(slots, glare, glare_blind(layout) and (bool(glare) or self._spot_seen),
-                     strong_cast(layout, self.settings.cast_ratio_min))
+                     cast)
         self.last_reads = [(sl.place, sl.index, sl.read) for sl in slots]
         lists: dict[Place, list[Card]] = {}
         for sl in slots:
@@ -463,7 +464,7 @@ class TableReader:
         doubts = tuple(sl.doubt for sl in slots if sl.doubt is not None)
         return Observation(flags, tuple(lists.get(Place(OFFLINE, "north"), ())),
                            tuple(lists.get(Place(OFFLINE, "south"), ())), doubts,
-                           tuple(obstructed), glare=glare)
+                           tuple(obstructed), glare=glare, cast=cast)
 
 
 _OverTable = tuple[tuple[int, ...], tuple[int, ...]]

@@ -63,6 +63,16 @@ def test_the_status_line_always_says_what_it_waits_for() -> None:
     stones = status_line(playing, glare, "fr", "schotten-fr", NAMES["fr"], "",
                          edition("schotten-totten"))
     assert stones.startswith("Reflet sur la borne 4 :")
+    # A light that hides the colours: said before glare, and with a doubt it makes, why.
+    cast = Status(frames=3, glare=(4,), cast=True)
+    assert said(playing, cast).startswith("This light hides the cards' colours: every Troop")
+    assert said(playing, cast, "fr").startswith("Cette lumière cache les couleurs")
+    assert said(doubt, cast) == ("Waiting for your answer: the problem. This light hides the "
+                                 "cards' colours: set the camera's white balance, or use "
+                                 "daylight-white lamps")
+    assert said(Display(to_move="north", problems=(Problem("fix", "flag 4 north"),)),
+                cast) == "Waiting for a fix: the problem"
+    assert said(playing, Status(frames=3, cast=True, moving=True)).startswith("Waiting for the")
 
 
 def test_actions_and_places_in_words_never_in_notation() -> None:

@@ -186,6 +186,16 @@ def test_a_malformed_glare_list_is_refused(bad: object) -> None:
     assert Observation.from_json({k: v for k, v in doc.items() if k != "glare"}).glare == ()
 
 
+@pytest.mark.parametrize("bad", [1, "true", None, [True]])
+def test_a_malformed_cast_is_refused(bad: object) -> None:
+    doc = Observation().to_json()
+    assert doc["cast"] is False
+    doc["cast"] = bad
+    with pytest.raises(ObservationError, match="true or false"):
+        Observation.from_json(doc)
+    assert not Observation.from_json({k: v for k, v in doc.items() if k != "cast"}).cast
+
+
 def test_a_colour_washed_out_under_glare_is_a_doubt(monkeypatch: pytest.MonkeyPatch) -> None:
     """A yellow under a strong glare spot (narrow printing, seed 1, at the webcam) shows half
     its colour, towards green: read green without a doubt before; at a flag under glare a
