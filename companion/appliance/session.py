@@ -96,7 +96,7 @@ class Session:
         self._glare: tuple[int, ...] = ()
         self._cast = False
         # what the table screen's waiting line was last told (`_shown`)
-        self._sent: tuple[bool, bool, bool, tuple[int, ...]] | None = None
+        self._sent: tuple[bool, bool, bool, tuple[int, ...], bool] | None = None
         self.confirmed_frame: np.ndarray | None = None   # the frame of the last still read
         self.want_preview = False
         self.last_frame: np.ndarray | None = None   # read and written on the worker only

@@ -114,8 +114,7 @@ def status_line(view: Display, status: Status, lang: str, naming: Naming, names:
                 problem: str = "", edition: Edition | None = None) -> str:
     """What the companion waits for now, first things first: the camera, a deck, hands over
     the table, the tiles, a player's answer, a light that hides the colours, glare over the
-    flags, a card; never empty while
-    a game is on.
+    flags, a card; never empty while a game is on.
 
     `problem` is the first open problem in words (the referee's sentence in `lang`).
     """

@@ -53,10 +53,10 @@ def _white_room(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
 def strong_cast(white: Sequence[float] | np.ndarray, ratio_min: float) -> bool:
     """Whether the light is so far from the camera's white balance that the frame cannot
     show colours: a channel of the tiles' white (`tiles_white`, any channel order) under
-    `ratio_min` of its brightest (tungsten
-    light against a daylight balance halves the blue and clips the red). Such a light
-    narrows one channel's range to noise and turns one colour into its neighbour (an
-    orange 10 read red, sure) beyond what the frame's colour map can tell."""
+    `ratio_min` of its brightest (tungsten light against a daylight balance halves the blue
+    and clips the red). Such a light narrows one channel's range to noise and turns one
+    colour into its neighbour (an orange 10 read red, sure) beyond what the frame's colour
+    map can tell."""
     w = np.asarray(white, np.float32)
     return float(w.min()) < ratio_min * float(w.max())
 
