@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.training.bandnet import printing_look, printing_warp
+from companion.training.bandnet import DRAWINGS, printing_look, printing_warp
 from companion.vision import bandnet
 
 
@@ -31,7 +31,8 @@ def test_a_printing_s_look_is_seeded() -> None:
     assert np.array_equal(a, b) and not np.array_equal(a, c)
 
 
-def test_a_printing_drawn_differently_keeps_its_cards_apart_and_alike() -> None:
+@pytest.mark.parametrize("drawing", sorted(DRAWINGS))
+def test_a_printing_drawn_differently_keeps_its_cards_apart_and_alike(drawing: str) -> None:
     # Every band of a printing (its faces and its bands on the table) is drawn differently
     # in one and the same way: a card's two bands stay alike, two cards stay apart, and the
     # bands change (moved, scaled, other strokes or ink curve).
@@ -41,7 +42,7 @@ def test_a_printing_drawn_differently_keeps_its_cards_apart_and_alike() -> None:
     other = bandnet.normalised(((abs(xx - 70) < 4) & (yy > 4) & (yy < 22)).astype(np.float32))
     changed = 0
     for seed in range(20):
-        warp = printing_warp(np.random.default_rng(seed))
+        warp = printing_warp(np.random.default_rng(seed), drawing=DRAWINGS[drawing])
         a, b, c = warp(one), warp(one + 0.01 * rng.normal(size=one.shape).astype(np.float32)), \
             warp(other)
         for band in (a, b, c):
@@ -52,8 +53,28 @@ def test_a_printing_drawn_differently_keeps_its_cards_apart_and_alike() -> None:
         changed += float(np.mean(a * one)) < 0.9
     assert changed >= 10
     # Seeded: the same generator state draws the same way.
-    x = printing_warp(np.random.default_rng(3))(other)
-    assert np.array_equal(x, printing_warp(np.random.default_rng(3))(other))
+    x = printing_warp(np.random.default_rng(3), drawing=DRAWINGS[drawing])(other)
+    assert np.array_equal(x, printing_warp(np.random.default_rng(3),
+                                           drawing=DRAWINGS[drawing])(other))
+
+
+def test_only_the_wide_drawing_sets_a_printing_s_numerals_on_the_other_side() -> None:
+    # A mark near the band's left: "near" keeps it on the left (scaled, moved up to 10 px);
+    # "wide" draws some printings mirrored, the mark on the right.
+    yy, xx = np.mgrid[0:bandnet.INPUT_H, 0:bandnet.INPUT_W].astype(np.float32)
+    mark = bandnet.normalised(((xx - 20) ** 2 + (yy - 12) ** 2 < 40).astype(np.float32))
+
+    def sides(drawing: str) -> set[str]:
+        out = set()
+        for seed in range(40):
+            band = printing_warp(np.random.default_rng(seed), drawing=DRAWINGS[drawing])(mark)
+            ink = np.clip(band - np.median(band), 0, None)
+            x = float((ink.sum(axis=0) * np.arange(bandnet.INPUT_W)).sum() / ink.sum())
+            out.add("left" if x < bandnet.INPUT_W / 2 else "right")
+        return out
+
+    assert sides("near") == {"left"}
+    assert sides("wide") == {"left", "right"}
 
 
 def test_the_training_command_refuses_to_check_on_printings_it_trains_on(
@@ -98,8 +119,9 @@ def test_the_training_command_leaves_families_out_to_check_on_them(
     got: dict[str, list[Path]] = {}
 
     def train(paths: list[Path], out: Path, steps: int = 3000,
-              check: list[Path] | None = None) -> Path:
-        got["paths"], got["check"] = paths, check or []
+              check: list[Path] | None = None,
+              drawing: trainer.Drawing = trainer.DRAWINGS["near"]) -> Path:
+        got["paths"], got["check"], got["drawing"], got["out"] = paths, check or [], drawing, out
         return out
 
     monkeypatch.setitem(sys.modules, "torch", types.ModuleType("torch"))
@@ -117,3 +139,10 @@ def test_the_training_command_leaves_families_out_to_check_on_them(
     assert checked == {f"{base}{f}-{s}-{r}.npz" for f in ("scenic", "colour-word")
                        for r in ("reference", "webcam")
                        for base, s in (("check/", 0), ("", 1), ("", 2))}
+    assert got["drawing"] == trainer.DRAWINGS["near"]
+    # The package's second network: drawn wide, written to its own file by default.
+    monkeypatch.setattr(trainer, "train", train)
+    assert main(["train", "band-model", "--data", str(tmp_path), "--seeds", "1-2",
+                 "--faces-seeds", "3-3", "--drawing", "wide"]) == 0
+    assert got["drawing"] == trainer.DRAWINGS["wide"]
+    assert got["out"] == bandnet.MODEL_PATHS["wide"] != bandnet.MODEL_PATHS["near"]

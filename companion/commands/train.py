@@ -54,8 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    "--seeds and the check seed) become the check (needs --out: such a network "
                    "is a measure, not the package's model)")
     p.add_argument("--jobs", type=int, default=1, help="processes collecting tables (1)")
+    p.add_argument("--drawing", choices=["near", "wide"], default="near",
+                   help="how far the printings are drawn from their own in training: the "
+                   "package's two networks (near: band-embed.onnx; wide: band-embed-wide.onnx)")
     p.add_argument("--out", type=Path, default=None,
-                   help="the ONNX file to write (default: the package's own model)")
+                   help="the ONNX file to write (default: the package's own model of that "
+                   "--drawing)")
     p.set_defaults(handler=_run)
 
 
@@ -73,7 +77,7 @@ def _run(args: argparse.Namespace) -> int:
     from companion.synth.zoo import TUNING
     from companion.training import bandnet as trainer
     from companion.training import collect
-    from companion.vision.bandnet import MODEL_PATH
+    from companion.vision.bandnet import MODEL_PATHS
 
     rigs = ("reference", "webcam")
     jobs = max(1, args.jobs)
@@ -87,6 +91,7 @@ def _run(args: argparse.Namespace) -> int:
         range(args.check_seed, args.check_seed + 1), rigs, jobs=jobs)
     if args.leave_out:
         check += collect.collect_all(args.data, args.leave_out, args.seeds, rigs, jobs=jobs)
-    out = trainer.train(paths, args.out or MODEL_PATH, steps=args.steps, check=check)
+    out = trainer.train(paths, args.out or MODEL_PATHS[args.drawing], steps=args.steps,
+                        check=check, drawing=trainer.DRAWINGS[args.drawing])
     print(f"wrote {out}")
     return 0

@@ -4,10 +4,12 @@ Needs the optional `train` extra (torch, onnx): `pip install -e .[train]`. The c
 
     companion train band-model --data DIR [--seeds 1-12] [--faces-seeds 13-40] [--steps 3000]
                                [--check-seed 0] [--leave-out FAMILY,...] [--jobs N] [--out FILE]
+                               [--drawing near|wide]
 
 collects the training material into DIR first (`collect.collect_all`, kept between runs),
 then trains and writes the ONNX file the reader loads (by default the package's own
-`companion/vision/models/band-embed.onnx`). With `--leave-out` it trains without those
+`companion/vision/models/band-embed.onnx`, or with `--drawing wide` its second network,
+`band-embed-wide.onnx`). With `--leave-out` it trains without those
 tuning families and checks on every table of theirs: how it reads whole families it never
 saw, the measure for a change to the training itself (written to `--out`, never the
 package's model). Everything is seeded: the same command on the
@@ -33,12 +35,17 @@ printing, its enrolled faces and its bands on the table alike, is scaled, moved,
 thicker or thinner strokes or another ink curve, all in the same way. A printing never seen
 sets its numerals bigger or smaller, further in or out, bolder or lighter than any tuning
 family; the network learns that what tells two cards apart is not where or how heavily a
-printing draws them.
+printing draws them. How far is the `Drawing`: the reader joins two networks trained alike
+but for that (`DRAWINGS`): "near", and "wide", which also draws numerals down to two thirds
+of a tuning family's size, further out, or on the other side. Each alone reads some unseen
+printings better than the other; their points joined read them better than either
+(docs/vision.md).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -146,16 +153,47 @@ def printing_look(rng: np.random.Generator, cards: int, h: int = bandnet.INPUT_H
 WARP_SHARE = 0.7          # share of episodes whose printing is drawn differently
 
 
-def printing_warp(rng: np.random.Generator, h: int = bandnet.INPUT_H, w: int = bandnet.INPUT_W
-                  ) -> Callable[[np.ndarray], np.ndarray]:
+@dataclass(frozen=True)
+class Drawing:
+    """How far `printing_warp` draws a printing from its tuning family's own: its bands
+    scaled across and down (drawn on a log scale, or evenly), moved up to `shift_px` across
+    and 3 px down, and on `mirror_share` of the printings mirrored."""
+
+    across: tuple[float, float]
+    down: tuple[float, float]
+    shift_px: float
+    mirror_share: float = 0.0
+    log_scale: bool = False
+
+    def scale(self, rng: np.random.Generator, lo_hi: tuple[float, float]) -> float:
+        lo, hi = lo_hi
+        if self.log_scale:
+            return float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
+        return float(rng.uniform(lo, hi))
+
+
+# The reader joins two networks trained alike but for how far their printings are drawn
+# (`vision.bandnet.MODEL_PATHS`): "near" (band-embed.onnx) and "wide" (band-embed-wide.onnx,
+# numerals down to two thirds of a tuning family's size, further out, or on the other side).
+DRAWINGS = {
+    "near": Drawing(across=(0.8, 1.25), down=(0.85, 1.18), shift_px=10),
+    "wide": Drawing(across=(0.65, 1.25), down=(0.7, 1.18), shift_px=16, mirror_share=0.3,
+                    log_scale=True),
+}
+
+
+def printing_warp(rng: np.random.Generator, h: int = bandnet.INPUT_H, w: int = bandnet.INPUT_W,
+                  drawing: Drawing = DRAWINGS["near"]) -> Callable[[np.ndarray], np.ndarray]:
     """One way of drawing a printing differently (see the module), as a function of a band
-    input: scaled by 0.8-1.25 across and 0.85-1.18 down about a point in its upper half,
-    moved up to 10 px across and 3 down, its strokes perhaps a pixel thicker or thinner,
-    its ink perhaps on another curve; normalised again."""
-    sx, sy = rng.uniform(0.8, 1.25), rng.uniform(0.85, 1.18)
+    input: scaled across and down about a point in its upper half and moved (`drawing`:
+    "near" scales by 0.8-1.25 across and 0.85-1.18 down and moves up to 10 px across),
+    perhaps mirrored, its strokes perhaps a pixel thicker or thinner, its ink perhaps on
+    another curve; normalised again."""
+    sx, sy = drawing.scale(rng, drawing.across), drawing.scale(rng, drawing.down)
     ax, ay = rng.uniform(0, w), rng.uniform(0, h / 2)
-    m = np.float32([[sx, 0, ax - sx * ax + rng.uniform(-10, 10)],
+    m = np.float32([[sx, 0, ax - sx * ax + rng.uniform(-drawing.shift_px, drawing.shift_px)],
                     [0, sy, ay - sy * ay + rng.uniform(-3, 3)]])
+    mirror = drawing.mirror_share > 0 and bool(rng.random() < drawing.mirror_share)
     stroke = int(rng.integers(3))              # as drawn, thicker, thinner
     kernel = np.ones((2, 2), np.uint8)
     gamma = float(np.exp(rng.uniform(-0.7, 0.7))) if rng.random() < 0.5 else 1.0
@@ -163,6 +201,8 @@ def printing_warp(rng: np.random.Generator, h: int = bandnet.INPUT_H, w: int = b
     def warp(band: np.ndarray) -> np.ndarray:
         out = cv2.warpAffine(band, m, (w, h), flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_REPLICATE)
+        if mirror:
+            out = np.ascontiguousarray(out[:, ::-1])
         if stroke == 1:
             out = cv2.dilate(out, kernel)
         elif stroke == 2:
@@ -185,7 +225,7 @@ def _seen_with(band: np.ndarray, look: np.ndarray, rng: np.random.Generator) -> 
 
 
 def _episode(torch: Any, net: Any, pr: dict[str, np.ndarray], rng: np.random.Generator,
-             real: int, synthetic: int) -> Any:
+             real: int, synthetic: int, drawing: Drawing) -> Any:
     faces, class_of = pr["faces"], pr["class_of"]
     n_cls = int(class_of.max()) + 1
     idx = rng.choice(len(pr["labels"]), size=min(real, len(pr["labels"])), replace=False) \
@@ -193,7 +233,7 @@ def _episode(torch: Any, net: Any, pr: dict[str, np.ndarray], rng: np.random.Gen
     fake = rng.integers(0, len(faces), synthetic)
     bands = pr["bands"][idx]
     if rng.random() < WARP_SHARE:
-        warp = printing_warp(rng, *faces.shape[1:])
+        warp = printing_warp(rng, *faces.shape[1:], drawing=drawing)
         faces = np.array([warp(f) for f in faces], np.float32)
         bands = np.array([warp(b) for b in bands], np.float32).reshape(-1, *faces.shape[1:])
     if rng.random() < LOOK_SHARE:
@@ -230,9 +270,11 @@ def accuracy(embed: Any, printings: list[dict[str, np.ndarray]]) -> float:
 
 
 def train(paths: list[Path], out: Path, steps: int = 3000, seed: int = 0,
-          check: list[Path] | None = None, log: Any = print) -> Path:
+          check: list[Path] | None = None, log: Any = print,
+          drawing: Drawing = DRAWINGS["near"]) -> Path:
     """Train on the collected printings `paths` and write the ONNX model to `out`;
-    `check`: printings kept out of training whose accuracy is logged as it goes."""
+    `check`: printings kept out of training whose accuracy is logged as it goes;
+    `drawing`: how far the episodes' printings are drawn from their own (`printing_warp`)."""
     import torch
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -252,7 +294,8 @@ def train(paths: list[Path], out: Path, steps: int = 3000, seed: int = 0,
     start = time.perf_counter()
     for step in range(steps):
         batch = rng.choice(len(data), size=min(2, len(data)), replace=False)
-        loss = sum(_episode(torch, net, data[i], rng, 40, 24) for i in batch) / len(batch)
+        loss = sum(_episode(torch, net, data[i], rng, 40, 24, drawing)
+                   for i in batch) / len(batch)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -271,4 +314,5 @@ def train(paths: list[Path], out: Path, steps: int = 3000, seed: int = 0,
     return out
 
 
-__all__ = ["EMBED_DIMS", "accuracy", "camera_like", "printing_look", "printing_warp", "train"]
+__all__ = ["DRAWINGS", "EMBED_DIMS", "Drawing", "accuracy", "camera_like", "printing_look",
+           "printing_warp", "train"]

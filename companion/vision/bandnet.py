@@ -9,8 +9,14 @@ its enrolled faces' bands (`prototypes`); a band on the table is then compared w
 prototypes of its own deck (`similarities`): what a printing looks like still comes only
 from its enrolment.
 
-It runs with OpenCV's dnn module on an ONNX file shipped in the package
-(`models/band-embed.onnx`, about 1 MB); nothing is downloaded. The input is the band's ink
+It is two networks of the same shape, trained alike but for how far their training draws a
+printing from its own ("near" and "wide": `companion.training.bandnet.DRAWINGS`); a band's
+point is their two points joined, so its similarity to a prototype is about the mean of
+the two networks' similarities. Each alone reads some printings never seen better than the
+other; joined, they read those better than either and the tuning families as well
+(docs/vision.md). They run with OpenCV's dnn module on ONNX files shipped in the package
+(`models/band-embed.onnx` and `models/band-embed-wide.onnx`, 0.3 MB each); nothing is
+downloaded. The input is the band's ink
 (`reading.ink`: the distance from the printing's stock colour), cut to the band less its
 insets, resized to `INPUT_H` x `INPUT_W` and made zero-mean, unit-spread: the same measure
 the templates use, so light and dark stock alike.
@@ -20,12 +26,14 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 MODEL_PATH = Path(__file__).with_name("models") / "band-embed.onnx"
+MODEL_PATHS = {"near": MODEL_PATH, "wide": MODEL_PATH.with_name("band-embed-wide.onnx")}
 INPUT_H, INPUT_W = 28, 112          # the band (14 mm by the card's width less insets) at 2 px/mm
 
 
@@ -50,27 +58,38 @@ def normalised(patch: np.ndarray) -> np.ndarray:
 
 
 class BandNet:
-    """The embedding network, loaded once per process (`shared`). OpenCV's dnn nets are not
-    safe to run from two threads at once: calls are serialised."""
+    """The embedding networks (`paths`: by default the package's two), loaded once per
+    process (`shared`). OpenCV's dnn nets are not safe to run from two threads at once:
+    calls are serialised."""
 
-    def __init__(self, path: Path = MODEL_PATH) -> None:
-        try:
-            self._net = cv2.dnn.readNetFromONNX(str(path))
-        except cv2.error as exc:
-            raise RuntimeError(f"cannot load the band model {path}: {exc}") from None
-        self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+    def __init__(self, paths: Sequence[Path] = tuple(MODEL_PATHS.values())) -> None:
+        self._nets = []
+        for path in paths:
+            try:
+                net = cv2.dnn.readNetFromONNX(str(path))
+            except cv2.error as exc:
+                raise RuntimeError(f"cannot load the band model {path}: {exc}") from None
+            net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+            net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+            self._nets.append(net)
         self._lock = threading.Lock()
 
     def embed(self, inputs: np.ndarray) -> np.ndarray:
-        """Unit-length points (n x dims) of `inputs` (n x INPUT_H x INPUT_W, `band_input`)."""
+        """Unit-length points (n x dims) of `inputs` (n x INPUT_H x INPUT_W, `band_input`):
+        each network's unit-length point, joined, made unit length again."""
         if len(inputs) == 0:
             return np.zeros((0, 0), np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)[:, None, :, :]
+        parts = []
         with self._lock:
-            self._net.setInput(blob)
-            out = np.asarray(self._net.forward(), np.float32).reshape(len(inputs), -1)
-        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
+            for net in self._nets:
+                net.setInput(blob)
+                parts.append(_unit(np.asarray(net.forward(), np.float32).reshape(len(inputs), -1)))
+        return _unit(np.concatenate(parts, axis=1))
+
+
+def _unit(points: np.ndarray) -> np.ndarray:
+    return points / np.maximum(np.linalg.norm(points, axis=1, keepdims=True), 1e-6)
 
 
 @functools.lru_cache(maxsize=1)
@@ -83,7 +102,7 @@ def prototypes(points: np.ndarray, class_of: np.ndarray, n_classes: int) -> np.n
     """Each class's prototype (classes x dims, unit length): the mean of its cards' points."""
     protos = np.array([points[class_of == k].mean(axis=0) for k in range(n_classes)],
                       np.float32)
-    return protos / np.maximum(np.linalg.norm(protos, axis=1, keepdims=True), 1e-6)
+    return _unit(protos)
 
 
 def separation(protos: np.ndarray) -> float:
@@ -149,5 +168,5 @@ def similarities(points: np.ndarray, protos: np.ndarray) -> np.ndarray:
     return points @ protos.T
 
 
-__all__ = ["INPUT_H", "INPUT_W", "MODEL_PATH", "BandNet", "band_input", "camera_like",
+__all__ = ["INPUT_H", "INPUT_W", "MODEL_PATH", "MODEL_PATHS", "BandNet", "band_input", "camera_like",
            "normalised", "prototypes", "self_test", "separation", "shared", "similarities"]

@@ -50,7 +50,7 @@ def test_a_missing_model_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-
     bad = tmp_path / "band-embed.onnx"
     bad.write_bytes(b"not a network")
     with pytest.raises(RuntimeError, match="cannot load the band model"):
-        bandnet.BandNet(bad)
+        bandnet.BandNet((bandnet.MODEL_PATH, bad))
 
 
 def test_band_input_is_normalised_and_sized() -> None:
@@ -167,3 +167,17 @@ def test_whether_a_band_is_a_card_is_the_cells_question() -> None:
                                                   _weightless(s), tpl.stock), [(0, 0)], tpl)[0]
     assert r.cells_score == pytest.approx(plain.score, abs=1e-5)
     assert reading.is_card(r, s)
+
+
+def test_the_shipped_networks_are_joined() -> None:
+    # A band's point is each network's point joined: its similarity to a prototype is about
+    # the mean of the two networks' similarities.
+    rng = np.random.default_rng(1)
+    x = np.array([bandnet.normalised(rng.normal(size=(bandnet.INPUT_H, bandnet.INPUT_W)))
+                  for _ in range(4)], np.float32)
+    alone = [bandnet.BandNet((path,)).embed(x) for path in bandnet.MODEL_PATHS.values()]
+    joined = bandnet.shared().embed(x)
+    assert len(bandnet.MODEL_PATHS) == 2 and not np.allclose(alone[0], alone[1], atol=1e-2)
+    assert np.allclose(joined, np.concatenate(alone, axis=1) / np.sqrt(2), atol=1e-5)
+    sims = [a @ a[0] for a in alone]
+    assert np.allclose(joined @ joined[0], (sims[0] + sims[1]) / 2, atol=1e-5)
