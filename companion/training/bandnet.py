@@ -9,10 +9,9 @@ Needs the optional `train` extra (torch, onnx): `pip install -e .[train]`. The c
 collects the training material into DIR first (`collect.collect_all`, kept between runs),
 then trains and writes the ONNX file the reader loads (by default the package's own
 `companion/vision/models/band-embed.onnx`, or with `--drawing wide` its second network,
-`band-embed-wide.onnx`). With `--leave-out` it trains without those
-tuning families and checks on every table of theirs: how it reads whole families it never
-saw, the measure for a change to the training itself (written to `--out`, never the
-package's model). Everything is seeded: the same command on the
+`band-embed-wide.onnx`). With `--leave-out` it trains without those tuning families and
+checks on every table of theirs: how it reads whole families it never saw, the measure for
+a change to the training itself (written to `--out`, never the package's model). Everything is seeded: the same command on the
 same code gives the same material and, on the same torch build, the same network.
 
 Each step is a few *episodes*, one per printing: the printing's enrolled faces give its
@@ -37,9 +36,8 @@ sets its numerals bigger or smaller, further in or out, bolder or lighter than a
 family; the network learns that what tells two cards apart is not where or how heavily a
 printing draws them. How far is the `Drawing`: the reader joins two networks trained alike
 but for that (`DRAWINGS`): "near", and "wide", which also draws numerals down to two thirds
-of a tuning family's size, further out, or on the other side. Each alone reads some unseen
-printings better than the other; their points joined read them better than either
-(docs/vision.md).
+of a tuning family's size, further out, or on the other side. On tuning families left out
+of training, their points joined name more bands right than either alone (docs/vision.md).
 """
 
 from __future__ import annotations

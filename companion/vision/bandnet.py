@@ -12,14 +12,14 @@ from its enrolment.
 It is two networks of the same shape, trained alike but for how far their training draws a
 printing from its own ("near" and "wide": `companion.training.bandnet.DRAWINGS`); a band's
 point is their two points joined, so its similarity to a prototype is about the mean of
-the two networks' similarities. Each alone reads some printings never seen better than the
-other; joined, they read those better than either and the tuning families as well
-(docs/vision.md). They run with OpenCV's dnn module on ONNX files shipped in the package
-(`models/band-embed.onnx` and `models/band-embed-wide.onnx`, 0.3 MB each); nothing is
-downloaded. The input is the band's ink
-(`reading.ink`: the distance from the printing's stock colour), cut to the band less its
-insets, resized to `INPUT_H` x `INPUT_W` and made zero-mean, unit-spread: the same measure
-the templates use, so light and dark stock alike.
+the two networks' similarities. On tuning families left out of training the two joined
+name more bands right than either alone; the tuning tables read about as well as with the
+first alone (docs/vision.md). They run with OpenCV's dnn module on ONNX files shipped in
+the package (`models/band-embed.onnx` and `models/band-embed-wide.onnx`, 0.3 MB each);
+nothing is downloaded. The input is the band's ink (`reading.ink`: the distance from the
+printing's stock colour), cut to the band less its insets, resized to `INPUT_H` x
+`INPUT_W` and made zero-mean, unit-spread: the same measure the templates use, so light
+and dark stock alike.
 """
 
 from __future__ import annotations
@@ -63,6 +63,8 @@ class BandNet:
     calls are serialised."""
 
     def __init__(self, paths: Sequence[Path] = tuple(MODEL_PATHS.values())) -> None:
+        if not paths:
+            raise ValueError("the band network needs at least one model file")
         self._nets = []
         for path in paths:
             try:

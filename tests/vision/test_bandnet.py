@@ -51,6 +51,8 @@ def test_a_missing_model_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-
     bad.write_bytes(b"not a network")
     with pytest.raises(RuntimeError, match="cannot load the band model"):
         bandnet.BandNet((bandnet.MODEL_PATH, bad))
+    with pytest.raises(ValueError, match="at least one model file"):
+        bandnet.BandNet(())
 
 
 def test_band_input_is_normalised_and_sized() -> None:
