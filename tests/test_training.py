@@ -116,12 +116,12 @@ def test_the_training_command_leaves_families_out_to_check_on_them(
     def faces(out_dir: Path, families: tuple[str, ...], seeds: range) -> list[Path]:
         return [out_dir / f"faces-{f}-{s}.npz" for s in seeds for f in families]
 
-    got: dict[str, list[Path]] = {}
+    got: dict[str, object] = {}
 
     def train(paths: list[Path], out: Path, steps: int = 3000,
               check: list[Path] | None = None,
               drawing: trainer.Drawing = trainer.DRAWINGS["near"]) -> Path:
-        got["paths"], got["check"], got["drawing"], got["out"] = paths, check or [], drawing, out
+        got.update(paths=paths, check=check or [], drawing=drawing, out=out)
         return out
 
     monkeypatch.setitem(sys.modules, "torch", types.ModuleType("torch"))

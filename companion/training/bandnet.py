@@ -11,8 +11,9 @@ then trains and writes the ONNX file the reader loads (by default the package's 
 `companion/vision/models/band-embed.onnx`, or with `--drawing wide` its second network,
 `band-embed-wide.onnx`). With `--leave-out` it trains without those tuning families and
 checks on every table of theirs: how it reads whole families it never saw, the measure for
-a change to the training itself (written to `--out`, never the package's model). Everything is seeded: the same command on the
-same code gives the same material and, on the same torch build, the same network.
+a change to the training itself (written to `--out`, never the package's model).
+Everything is seeded: the same command on the same code gives the same material and, on
+the same torch build, the same network.
 
 Each step is a few *episodes*, one per printing: the printing's enrolled faces give its
 classes' prototypes (the mean point of a class's faces), and its bands as the reader saw

@@ -86,7 +86,8 @@ class BandNet:
         with self._lock:
             for net in self._nets:
                 net.setInput(blob)
-                parts.append(_unit(np.asarray(net.forward(), np.float32).reshape(len(inputs), -1)))
+                out = np.asarray(net.forward(), np.float32).reshape(len(inputs), -1)
+                parts.append(_unit(out))
         return _unit(np.concatenate(parts, axis=1))
 
 
@@ -170,5 +171,6 @@ def similarities(points: np.ndarray, protos: np.ndarray) -> np.ndarray:
     return points @ protos.T
 
 
-__all__ = ["INPUT_H", "INPUT_W", "MODEL_PATH", "MODEL_PATHS", "BandNet", "band_input", "camera_like",
-           "normalised", "prototypes", "self_test", "separation", "shared", "similarities"]
+__all__ = ["INPUT_H", "INPUT_W", "MODEL_PATH", "MODEL_PATHS", "BandNet", "band_input",
+           "camera_like", "normalised", "prototypes", "self_test", "separation", "shared",
+           "similarities"]
