@@ -441,7 +441,7 @@ class TableReader:
         for place, reads in zones:
             index = 0
             for r in reads:
-                if not is_card(r, self.settings):
+                if not is_card(r, self.settings, self.templates):
                     log.info("%s: something that is no Battle Line card (best %s, %.2f)",
                              place, r.best, r.score)
                     continue

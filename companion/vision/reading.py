@@ -148,6 +148,7 @@ class ReadingSettings:
     lean_agree_deg: float
     across_edge_mm: float
     card_lead_min: float
+    net_named_min: float
     face_lead_ref: float
     card_sure_shape: float
     fallback_drop: float
@@ -1943,10 +1944,12 @@ def colour_unsure(r: CardRead, s: ReadingSettings, glare: bool = False) -> bool:
     return r.colour_t >= (s.colour_doubt_glare if glare else s.colour_doubt)
 
 
-def is_card(r: CardRead, s: ReadingSettings) -> bool:
+def is_card(r: CardRead, s: ReadingSettings, tpl: Templates | None = None) -> bool:
     """Whether a read is a card: a "top" that fits no card at all is a card's body, a shadow
     or a hand; one that fits only fairly (a washed-out colour, or a shape not sure) must
-    also show a card's straight top edge."""
+    also show a card's straight top edge, unless the band network surely names its class
+    (`_net_sure`, with the deck's templates `tpl`): a white card laid on a white card, or a
+    dark one on a dark one, shows no step at its top."""
     score = r.cells_score
     plain = _plain(r)
     if plain is not None:
@@ -1955,7 +1958,8 @@ def is_card(r: CardRead, s: ReadingSettings) -> bool:
         score = max(score, float(plain.max()) - s.card_colour_cost)
     return score >= s.not_a_card_score and (score >= s.edge_check_below
                                             or _sure_shape(r, s)
-                                            or r.edge >= s.edge_cover_min)
+                                            or r.edge >= s.edge_cover_min
+                                            or (tpl is not None and _net_sure(r, tpl, s)))
 
 
 def _plain(r: CardRead) -> np.ndarray | None:
@@ -2024,6 +2028,17 @@ def _fits_a_card(r: CardRead, s: ReadingSettings, lead: float | None = None) -> 
     return best >= s.card_shape_min and (
         _sure_shape(r, s) or best - float(np.median(plain)) >= (
             s.card_lead_min if lead is None else lead))
+
+
+def _net_named_card(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
+    """Whether a band is a card's though its cells lead the deck's median too little
+    (`_fits_a_card`'s lead): the band network puts it `net_named_min` alike or more to the
+    class its cells name, and the two looks agree. A thin numeral (a centred 1) or a pale
+    band under a picture fits every card's cells about as well as its own; the network tells
+    this printing's bands from wood and pictures, and a band it puts that near the cells'
+    own class is one of them."""
+    return r.net is not None and float(r.net.max()) >= s.net_named_min and \
+        _fits_a_card(r, s, 0.0) and not looks_disagree(r, r.best, tpl, s)
 
 
 def _outlined_card(r: CardRead, s: ReadingSettings) -> bool:
@@ -2128,7 +2143,8 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     every = identify_many(m, tops + more, tpl)
 
     def card(r: CardRead, rows: tuple[int, int] | None) -> bool:
-        return _fits_a_card(r, s, lead) or (rows is not None and _outlined_card(r, s))
+        return _fits_a_card(r, s, lead) or (rows is not None and _outlined_card(r, s)) or \
+            _net_named_card(r, tpl, s)
 
     reads, demanded, lost = [], set(), []
     for i, (r, rows) in enumerate(zip(every, outlined)):
@@ -2156,7 +2172,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     reads = [r if _sure_shape(r, s) else replace(r, edge=edge_cover(refl, r.top_mm,
                                                                   r.centre_mm, s))
              for r in reads]
-    return [r for r in reads if is_card(r, s)] if final else reads
+    return [r for r in reads if is_card(r, s, tpl)] if final else reads
 
 
 def _with_face(m: Maps, tpl: Templates, r: CardRead, runs: list[tuple[int, int]],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable
 
 import numpy as np
@@ -565,6 +566,63 @@ def test_a_rival_value_held_for_sure_elsewhere_settles_the_two_looks() -> None:
                            net=np.array([0.5, 0.6, 0.0], np.float32),
                            cells=np.array([0.78, 0.8, 0.8, 0.3], np.float32))
     assert not settled(cells_eight) and settled(cells_eight, r8)
+
+
+def test_a_band_the_network_names_as_its_cells_do_is_a_card_however_little_it_leads() -> None:
+    # A thin numeral (a centred 1) fits every card's cells about as well as its own: its
+    # lead over the deck's median is under `lead_min`. Where the network puts the band
+    # `net_named_min` near the class the cells name, it is a card all the same; not where
+    # the network puts it less near, names another class, or vetoes it as no band at all.
+    from types import SimpleNamespace
+
+    from companion.vision.reading import CardRead, _fits_a_card, _net_named_card
+
+    s = ReadingSettings.load()
+    r1, o1, r6, r8 = (BY_CODE[c] for c in ("R1", "O1", "R6", "R8"))
+    tpl = SimpleNamespace(cards=(r1, o1, r6, r8), class_of=np.array([0, 0, 1, 2]),
+                          net_trust=1.0, net_sep=s.net_sep_ref,
+                          protos=np.eye(3, dtype=np.float32))
+    cells = np.array([0.88, 0.87, 0.86, 0.86], np.float32)
+
+    def read(*net: float) -> CardRead:
+        return CardRead(((r1, 0.88), (o1, 0.87)), 10.0, 30.0,
+                        net=np.array(net, np.float32), cells=cells)
+
+    assert not _fits_a_card(read(0.95, 0.2, 0.2), s, s.card_lead_min)
+    named = read(0.95, 0.2, 0.2)
+    assert _net_named_card(named, tpl, s)                              # type: ignore[arg-type]
+    assert not _net_named_card(read(s.net_named_min - 0.05, 0.2, 0.2), tpl, s)  # type: ignore[arg-type]
+    assert not _net_named_card(read(0.2, 0.95, 0.2), tpl, s)           # type: ignore[arg-type]
+    assert not _net_named_card(read(0.3, 0.3, 0.3), tpl, s)            # type: ignore[arg-type]
+    assert not _net_named_card(CardRead(((r1, 0.88),), 10.0, 30.0, cells=cells), tpl,
+                               s)                                      # type: ignore[arg-type]
+
+
+def test_a_card_on_a_card_of_its_own_stock_needs_no_top_edge_where_the_network_names_it(
+        ) -> None:
+    # A white card laid on a white card shows no step at its top: a read that fits only
+    # fairly must show one, unless the band network surely names its class.
+    from types import SimpleNamespace
+
+    from companion.vision.reading import CardRead, is_card
+
+    s = ReadingSettings.load()
+    r6, r8 = BY_CODE["R6"], BY_CODE["R8"]
+    tpl = SimpleNamespace(cards=(r6, r8), class_of=np.array([0, 1]), net_trust=1.0,
+                          net_sep=s.net_sep_ref, protos=np.eye(2, dtype=np.float32))
+    fair = (s.not_a_card_score + s.edge_check_below) / 2
+
+    def read(*net: float) -> CardRead:
+        return CardRead(((r6, fair), (r8, fair - 0.1)), 10.0, 30.0, edge=0.0,
+                        net=np.array(net, np.float32),
+                        cells=np.array([fair, fair - 0.1], np.float32))
+
+    assert not is_card(read(0.95, 0.2), s)
+    assert is_card(read(0.95, 0.2), s, tpl)                            # type: ignore[arg-type]
+    assert not is_card(read(0.6, 0.58), s, tpl)                        # type: ignore[arg-type]
+    assert not is_card(read(0.2, 0.95), s, tpl)                        # type: ignore[arg-type]
+    assert is_card(dataclasses.replace(read(0.2, 0.95), edge=1.0), s,
+                   tpl)                                                # type: ignore[arg-type]
 
 
 def test_a_close_call_between_two_values_asks_for_the_face() -> None:
