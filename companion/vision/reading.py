@@ -2153,7 +2153,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
             got = None if rows is None else \
                 _net_placed(m, tpl, r, rows, [t for k, (t, _) in enumerate(tops) if k != i])
             if got is None or not card(got, rows):
-                lost.append(tops[i][0])
+                lost.append((tops[i][0], _unlike_any(r, s)))
                 continue
             r = got
         if not marks_only or _sure_read(r, tpl, s):
@@ -2232,27 +2232,40 @@ def _close_call(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
     return False
 
 
-def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead], lost: list[int],
-                 crowded: list[tuple[int, int]], lead: float) -> list[CardRead]:
+def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead],
+                 lost: list[tuple[int, bool]], crowded: list[tuple[int, int]], lead: float
+                 ) -> list[CardRead]:
     """`reads` with the cards a top that read as no card kept out: a band inside a card's
     body (a picture's stripes) can fit the deck's bands better than the next card's own
     band a little below it, and a peak within a step of a stronger one is not looked at.
     Each peak it crowded out (`crowded`, strongest first) within a step of a top read as no
-    card (`lost`, rows) but half a band or more from it (nearer, it is that band again, as
-    the naming aligned it), and a step clear of every card read, is read; a card there is
-    kept."""
+    card (`lost`: rows, and whether the band network vetoed it) but half a band or more from
+    it (nearer, it is that band again, as the naming aligned it), and a step clear of every
+    card read, is read; a card there is kept.
+
+    Nearer than half a band to a top the network vetoed (`_unlike_any`: no band of this
+    printing) the peak is read too, and kept only where the network surely names it
+    (`_net_sure`): the band window shifted a few mm onto a dark table above a column's first
+    card fits the deck's bands better than the card's own top, and keeps that out."""
     s = m.s
     step, half = s.px(s.min_step_mm), s.px(s.band_mm / 2)
     taken = [int(round(r.top_mm * s.px_per_mm)) for r in reads]
     tried: list[tuple[int, int]] = []
+    near: list[bool] = []           # each tried peak: only near a vetoed top
     for y, left in crowded:
-        if any(abs(y - t) < step for t in taken + [t for t, _ in tried]) or \
-                not any(half <= abs(y - t) < step for t in lost):
+        if any(abs(y - t) < step for t in taken + [t for t, _ in tried]):
+            continue
+        if any(half <= abs(y - t) < step for t, _ in lost):
+            near.append(False)
+        elif any(abs(y - t) < half for t, vetoed in lost if vetoed):
+            near.append(True)
+        else:
             continue
         tried.append((y, left))
     if not tried:
         return reads
-    found = [r for r in identify_many(m, tried, tpl) if _fits_a_card(r, s, lead)]
+    found = [r for r, n in zip(identify_many(m, tried, tpl), near)
+             if _fits_a_card(r, s, lead) and (not n or _net_sure(r, tpl, s))]
     return sorted(reads + found, key=lambda r: r.top_mm)
 
 

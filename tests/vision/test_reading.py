@@ -591,7 +591,8 @@ def test_a_band_the_network_names_as_its_cells_do_is_a_card_however_little_it_le
     assert not _fits_a_card(read(0.95, 0.2, 0.2), s, s.card_lead_min)
     named = read(0.95, 0.2, 0.2)
     assert _net_named_card(named, tpl, s)                              # type: ignore[arg-type]
-    assert not _net_named_card(read(s.net_named_min - 0.05, 0.2, 0.2), tpl, s)  # type: ignore[arg-type]
+    faint = read(s.net_named_min - 0.05, 0.2, 0.2)
+    assert not _net_named_card(faint, tpl, s)                          # type: ignore[arg-type]
     assert not _net_named_card(read(0.2, 0.95, 0.2), tpl, s)           # type: ignore[arg-type]
     assert not _net_named_card(read(0.3, 0.3, 0.3), tpl, s)            # type: ignore[arg-type]
     assert not _net_named_card(CardRead(((r1, 0.88),), 10.0, 30.0, cells=cells), tpl,
@@ -623,6 +624,48 @@ def test_a_card_on_a_card_of_its_own_stock_needs_no_top_edge_where_the_network_n
     assert not is_card(read(0.2, 0.95), s, tpl)                        # type: ignore[arg-type]
     assert is_card(dataclasses.replace(read(0.2, 0.95), edge=1.0), s,
                    tpl)                                                # type: ignore[arg-type]
+
+
+def test_a_peak_crowded_out_by_a_top_the_network_vetoed_is_read_however_near(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The band window shifted a few mm onto the table above a column's first card can fit
+    # the deck's bands better than the card's own top and keep it out; the network then
+    # finds no band of the printing there. The peak it crowded out is read, however near:
+    # the vetoed top was no band, so the peak is not that band again. It is kept only where
+    # the network surely names it. A peak as near a top lost for its cells alone is that
+    # band again, and is not read.
+    from types import SimpleNamespace
+
+    from companion.vision import reading
+    from companion.vision.reading import CardRead, _crowded_out
+
+    s = ReadingSettings.load()
+    r6, r8 = BY_CODE["R6"], BY_CODE["R8"]
+    tpl = SimpleNamespace(cards=(r6, r8), class_of=np.array([0, 1]), net_trust=1.0,
+                          net_sep=s.net_sep_ref, protos=np.eye(2, dtype=np.float32))
+    m = SimpleNamespace(s=s)
+    lost_top, peak = 100, 100 + s.px(s.band_mm / 4)
+    asked: list[list[tuple[int, int]]] = []
+
+    def named(*net: float) -> Callable[..., list[CardRead]]:
+        def identify(_m: object, tops: list[tuple[int, int]], _tpl: object
+                     ) -> list[CardRead]:
+            asked.append(tops)
+            return [CardRead(((r6, 0.9), (r8, 0.7)), y / s.px_per_mm, 30.0,
+                             net=np.array(net, np.float32),
+                             cells=np.array([0.9, 0.7], np.float32)) for y, _ in tops]
+        return identify
+
+    monkeypatch.setattr(reading, "identify_many", named(0.95, 0.2))
+    kept = _crowded_out(m, tpl, [], [(lost_top, True)], [(peak, 0)],  # type: ignore[arg-type]
+                        s.card_lead_min)
+    assert asked == [[(peak, 0)]] and [r.best for r in kept] == [r6]
+    monkeypatch.setattr(reading, "identify_many", named(0.6, 0.58))
+    assert _crowded_out(m, tpl, [], [(lost_top, True)], [(peak, 0)],  # type: ignore[arg-type]
+                        s.card_lead_min) == []
+    asked.clear()
+    assert _crowded_out(m, tpl, [], [(lost_top, False)], [(peak, 0)],  # type: ignore[arg-type]
+                        s.card_lead_min) == [] and asked == []
 
 
 def test_a_close_call_between_two_values_asks_for_the_face() -> None:
