@@ -229,7 +229,8 @@ def test_a_read_takes_its_next_card_only_if_both_looks_name_it_among_the_rest(
     assert (slots[1].doubt is not None) == doubtful
 
 
-def test_dark_stock_read_past_a_grey_tile_black_is_no_ink() -> None:
+def test_dark_stock_read_past_a_grey_tile_black_is_no_ink(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
     # A webcam's blurred tile code reads grey: reflectance measured against it puts the
     # printing's black stock well under 0.  Measured from black (the stock), that must not
     # turn the stock into ink, or the whole column fits no band.
@@ -257,7 +258,13 @@ def test_dark_stock_read_past_a_grey_tile_black_is_no_ink() -> None:
     assert float(seen.min()) < -0.4
     reads = read_strip(seen, tpl)
     assert [str(r.best) for r in reads] == codes
-    # Without the floor the stock is "ink" as strong as the numerals: the column is lost.
+    # Without the floor the stock is "ink" as strong as the numerals: the column is lost
+    # (asked of the cells alone: the band network now keeps a band it surely names though
+    # its cells lead the deck's median too little, or it shows no top edge).
+    from companion.vision import reading
+    cells_only = reading.is_card
+    monkeypatch.setattr(reading, "_net_named_card", lambda *args: False)
+    monkeypatch.setattr(reading, "is_card", lambda r, s, tpl=None: cells_only(r, s))
     blind = replace(tpl, stock=tpl.stock[:2])
     assert [str(r.best) for r in read_strip(seen, blind)] != codes
 
@@ -374,8 +381,10 @@ def test_a_card_the_column_s_outline_demands_is_read_though_its_picture_fits_eve
     got = read()
     assert len(got) == 1 and got[0][1] == pytest.approx(26.0, abs=1.5)
     assert got[0][0] == "O4"
-    # Asked only whether its cells lead the deck's median, the card is lost.
+    # Asked only whether its cells lead the deck's median (not as the outline's top, nor
+    # whether the network names it as the cells do: `_net_named_card`), the card is lost.
     monkeypatch.setattr(reading, "_outlined_card", lambda *args: False)
+    monkeypatch.setattr(reading, "_net_named_card", lambda *args: False)
     assert read() == []
 
 
