@@ -147,6 +147,10 @@ class ReadingSettings:
     lean_max_deg: float
     lean_agree_deg: float
     across_edge_mm: float
+    off_column_cells: int
+    off_column_rows: float
+    off_column_tol_mm: float
+    off_column_min_mm: float
     card_lead_min: float
     net_named_min: float
     face_lead_ref: float
@@ -1381,7 +1385,17 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         nominal = (w - s.px(s.card_w)) // 2
         cell = s.px(s.coarse_mm)
         reach = max(0, ((w - s.px(s.card_w)) // 2 - s.px(s.across_edge_mm)) // cell)
-        across = nominal + cell * np.arange(-reach, reach + 1)
+        k_lo, k_hi = -reach, reach
+        # A column laid off the strip's middle (a claimed tile's zone anchored on an
+        # extrapolated line, an off-line area, a mislocated tile): the cells across are
+        # searched around the column's own centre too, as its mask shows it.
+        centre = _column_centre(mask, a, b, s)
+        if centre is not None:
+            k = int(round((centre - s.px(s.card_w) / 2 - nominal) / cell))
+            if abs(k) > reach:          # beyond the cells searched around the middle
+                k_lo = min(k_lo, k - s.off_column_cells)
+                k_hi = max(k_hi, k + s.off_column_cells)
+        across = nominal + cell * np.arange(k_lo, k_hi + 1)
         cand = np.stack([lefts_all[0][ys], lefts_all[1][ys]], axis=1)
         prof, lefts = _profile(m, tpl, ys, cand, across)
         # Half a cell either side of each row's best: a band of small marks (a row of dots)
@@ -1431,6 +1445,32 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
                 outlined.append((a - before, a + search) if first[j] and not sure_only
                                 else (want - slack, want + slack) if last[j] else None)
     return tops
+
+
+def _column_centre(mask: np.ndarray, a: int, b: int, s: ReadingSettings) -> float | None:
+    """The column's centre across the strip (px) over rows `a`..`b`: the median over the rows
+    where the mask spans one card's width (within `off_column_tol_mm`) clear of the strip's
+    sides (their middle), or is cut by one side and spans half a card to a card (its inner edge
+    and half the card's width). None when fewer than `off_column_rows` of the rows, or
+    `off_column_min_mm` of them, show one: a mask over two columns, or split, says nothing."""
+    h, w = mask.shape
+    rows = mask[max(0, a):min(h, b)]
+    if not len(rows):
+        return None
+    cw = s.px(s.card_w)
+    anyc = rows.any(axis=1)
+    left = np.argmax(rows, axis=1)
+    right = w - 1 - np.argmax(rows[:, ::-1], axis=1)
+    width = right - left + 1
+    tol = s.px(s.off_column_tol_mm)
+    inner = anyc & (left > 0) & (right < w - 1) & (np.abs(width - cw) <= tol)
+    cut_r = anyc & (left > 0) & (right >= w - 1) & (width >= cw // 2) & (width <= cw + tol)
+    cut_l = anyc & (left <= 0) & (right < w - 1) & (width >= cw // 2) & (width <= cw + tol)
+    cs = np.concatenate([0.5 * (left[inner] + right[inner]), left[cut_r] + cw / 2.0,
+                         right[cut_l] - cw / 2.0])
+    if len(cs) < max(s.px(s.off_column_min_mm), s.off_column_rows * len(rows)):
+        return None
+    return float(np.median(cs))
 
 
 def _demanded(m: Maps, tpl: Templates, chosen: list[int], i: int, ys: np.ndarray,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import pytest
@@ -32,7 +32,8 @@ def _strip(codes: list[str], steps: list[float], table: tuple[float, float, floa
         face = face_reflectance(dk.face(code))
         top, left = s.px(y), s.px(44.0 - geometry.CARD_W / 2 + dx_mm)
         fh = min(face.shape[0], h - top)
-        img[top:top + fh, left:left + face.shape[1]] = face[:fh]
+        lo, hi = max(0, left), min(w, left + face.shape[1])      # a card sticking out
+        img[top:top + fh, lo:hi] = face[:fh, lo - left:hi - left]
         y += step
     return img
 
@@ -101,6 +102,56 @@ def test_a_column_off_centre_between_neighbours_reads_with_the_sides_table_shade
     ref[:] = table
     reads = read_strip(strip, deck("bold").templates, table=table_colour(strip, s, ref))
     assert [str(r.best) for r in reads] == ["G10", "P5", "G8"]
+
+
+@pytest.mark.parametrize("name, dx_mm, pale_mm", [("bold", 20.0, (4.0, 20.0)),
+                                                    ("bold", -20.0, (24.0, 40.0)),
+                                                    ("classic", 20.0, (44.0, 60.0))])
+def test_a_column_sticking_out_of_its_strip_is_searched_where_its_mask_lies(
+        name: str, dx_mm: float, pale_mm: tuple[float, float],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A claimed flag's zone anchored on a line extrapolated from far tiles lies 20 mm off
+    # its column: the cards stick out of the strip's side by 8 mm. Over one card's band a
+    # pale thing (a sleeve, a box lid) reaches from the free side to the card, so the
+    # mask's edges there say nothing of the card's; the cells searched either side of the
+    # strip's middle do not reach it. The column's own centre, from the rows where the
+    # mask shows one card, does.
+    from companion.vision import reading
+    from companion.vision.reading import table_colour
+
+    s = ReadingSettings.load()
+    table = (0.35, 0.45, 0.6)
+    codes = ["R8", "B4", "G10"]
+    strip = _strip(codes, [20.0, 21.0], table, name, dx_mm=dx_mm)
+    ref = np.empty((strip.shape[0], 3), np.float32)
+    ref[:] = table
+    tc = table_colour(strip, s, ref)
+    rows = slice(s.px(pale_mm[0]), s.px(pale_mm[1]))
+    free = slice(0, s.px(44.0 - geometry.CARD_W / 2 + dx_mm - 1.0)) if dx_mm > 0 else \
+        slice(s.px(44.0 + geometry.CARD_W / 2 + dx_mm + 1.0), None)
+    strip[rows, free] = (0.8, 0.75, 0.6)
+    tpl = deck(name).templates
+    assert [str(r.best) for r in read_strip(strip, tpl, table=tc)] == codes
+    monkeypatch.setattr(reading, "_column_centre", lambda *_: None)
+    assert [str(r.best) for r in read_strip(strip, tpl, table=tc)] != codes
+
+
+def test_a_column_s_centre_is_read_only_where_its_mask_shows_one_card() -> None:
+    from companion.vision.reading import _column_centre
+
+    s = ReadingSettings.load()
+    h, w, cw = s.px(100.0), s.px(88.0), s.px(geometry.CARD_W)
+    mask = np.zeros((h, w), bool)
+    mask[:, 10:10 + cw] = True
+    assert _column_centre(mask, 0, h, s) == pytest.approx(10 + (cw - 1) / 2)
+    cut = np.zeros((h, w), bool)
+    cut[:, w - cw + s.px(8.0):] = True                      # 8 mm outside the right side
+    assert _column_centre(cut, 0, h, s) == pytest.approx(w - cw + s.px(8.0) + cw / 2)
+    # Two columns over the whole width, or a mask split into scraps: no centre.
+    assert _column_centre(np.ones((h, w), bool), 0, h, s) is None
+    scraps = np.zeros((h, w), bool)
+    scraps[:h // 4, 10:10 + cw] = True
+    assert _column_centre(scraps, 0, h, s) is None
 
 
 def test_a_frame_wide_colour_shift_is_taken_out() -> None:
@@ -532,20 +583,30 @@ def test_a_column_s_last_card_is_named_by_its_whole_face_where_its_band_is_not()
     assert not _two_looks(0.05, 0.4, 0.9, face=(0.9, 0.9 - lead), faces_apart=0.6)
 
 
+def _stand_in_templates(cards: tuple[Card, ...], class_of: list[int]) -> Any:
+    """Templates enough for the two looks' rules: `cards`, the network's class of each
+    (`class_of`, one prototype per class, as far apart as usual), a printing the network
+    reads well."""
+    from types import SimpleNamespace
+
+    n = max(class_of) + 1
+    return SimpleNamespace(cards=cards, class_of=np.array(class_of), net_trust=1.0,
+                           net_sep=ReadingSettings.load().net_sep_ref,
+                           protos=np.eye(n, dtype=np.float32))
+
+
 def test_a_rival_value_held_for_sure_elsewhere_settles_the_two_looks() -> None:
     # A red 6 whose band the network finds nearer an 8's: a doubt, unless the red 8 lies for
     # sure at another flag (each card exists once). A blue 8 elsewhere says nothing of it.
     # Where a 9 is next nearest once the 8 is out, it stays a doubt, the red 9 held or not:
     # only the class each look puts first is taken away, never a chain of them.
-    from types import SimpleNamespace
 
     from companion.vision.reading import CardRead, looks_agree_without, looks_disagree
 
     s = ReadingSettings.load()
     r6, r8, b8, r9 = (BY_CODE[c] for c in ("R6", "R8", "B8", "R9"))
     cards = (r6, r8, b8, r9)
-    tpl = SimpleNamespace(cards=cards, class_of=np.array([0, 1, 1, 2]), net_trust=1.0,
-                          net_sep=s.net_sep_ref, protos=np.eye(3, dtype=np.float32))
+    tpl = _stand_in_templates(cards, [0, 1, 1, 2])
 
     def read(nine: float) -> CardRead:
         return CardRead(((r6, 0.85), (r8, 0.83)), 10.0, 30.0,
@@ -573,15 +634,12 @@ def test_a_band_the_network_names_as_its_cells_do_is_a_card_however_little_it_le
     # lead over the deck's median is under `lead_min`. Where the network puts the band
     # `net_named_min` near the class the cells name, it is a card all the same; not where
     # the network puts it less near, names another class, or vetoes it as no band at all.
-    from types import SimpleNamespace
 
     from companion.vision.reading import CardRead, _fits_a_card, _net_named_card
 
     s = ReadingSettings.load()
     r1, o1, r6, r8 = (BY_CODE[c] for c in ("R1", "O1", "R6", "R8"))
-    tpl = SimpleNamespace(cards=(r1, o1, r6, r8), class_of=np.array([0, 0, 1, 2]),
-                          net_trust=1.0, net_sep=s.net_sep_ref,
-                          protos=np.eye(3, dtype=np.float32))
+    tpl = _stand_in_templates((r1, o1, r6, r8), [0, 0, 1, 2])
     cells = np.array([0.88, 0.87, 0.86, 0.86], np.float32)
 
     def read(*net: float) -> CardRead:
@@ -603,14 +661,12 @@ def test_a_card_on_a_card_of_its_own_stock_needs_no_top_edge_where_the_network_n
         ) -> None:
     # A white card laid on a white card shows no step at its top: a read that fits only
     # fairly must show one, unless the band network surely names its class.
-    from types import SimpleNamespace
 
     from companion.vision.reading import CardRead, is_card
 
     s = ReadingSettings.load()
     r6, r8 = BY_CODE["R6"], BY_CODE["R8"]
-    tpl = SimpleNamespace(cards=(r6, r8), class_of=np.array([0, 1]), net_trust=1.0,
-                          net_sep=s.net_sep_ref, protos=np.eye(2, dtype=np.float32))
+    tpl = _stand_in_templates((r6, r8), [0, 1])
     fair = (s.not_a_card_score + s.edge_check_below) / 2
 
     def read(*net: float) -> CardRead:
@@ -641,8 +697,7 @@ def test_a_peak_crowded_out_by_a_top_the_network_vetoed_is_read_however_near(
 
     s = ReadingSettings.load()
     r6, r8 = BY_CODE["R6"], BY_CODE["R8"]
-    tpl = SimpleNamespace(cards=(r6, r8), class_of=np.array([0, 1]), net_trust=1.0,
-                          net_sep=s.net_sep_ref, protos=np.eye(2, dtype=np.float32))
+    tpl = _stand_in_templates((r6, r8), [0, 1])
     m = SimpleNamespace(s=s)
     lost_top, peak = 100, 100 + s.px(s.band_mm / 4)
     asked: list[list[tuple[int, int]]] = []
