@@ -1518,8 +1518,9 @@ def _profile(m: Maps, tpl: Templates, ys: np.ndarray, cand: np.ndarray,
 def _better_top(m: Maps, tpl: Templates, a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Whether a card top at corner `a` reads better as a card than one at `b`: a band the
     band network puts unlike any of the printing's (`_unlike_any`: the foot of the card
-    before, a word in its body) reads worse than one it does not, whatever the cells say;
-    otherwise the cells decide."""
+    before, a word in its body) reads worse than one it does not, whatever the cells say,
+    and so does one it puts clearly further from the card its cells name; otherwise the
+    cells decide."""
     s = m.s
     ra, rb = identify_many(m, [a, b], tpl, net=False)
     # The network's say on each band where the cells aligned it.
@@ -1527,9 +1528,19 @@ def _better_top(m: Maps, tpl: Templates, a: tuple[int, int], b: tuple[int, int])
     sims = _net_sims(m, tpl, np.array([round(r.top_mm * s.px_per_mm) for r in (ra, rb)]),
                      np.array([round(r.centre_mm * s.px_per_mm - half_w) for r in (ra, rb)]))
     if sims is not None:
-        va, vb = (_unlike_any(replace(r, net=row), s) for r, row in zip((ra, rb), sims))
+        ra, rb = replace(ra, net=sims[0]), replace(rb, net=sims[1])
+        va, vb = _unlike_any(ra, s), _unlike_any(rb, s)
         if va != vb:
             return vb
+        # A band the network puts clearly nearer (`net_settle_lead`) the card its cells
+        # name than the other band to its own reads better, on a printing the network
+        # reads: the cells' colour-weighted fit can favour a top a few mm off the card's
+        # (a wood grain's marks lengthening the column's outline by half a card).
+        if tpl.net_trust >= s.net_trust_min:
+            na, nb = (float(row[tpl.class_of[tpl.cards.index(r.best)]])
+                      for r, row in zip((ra, rb), sims))
+            if abs(na - nb) >= s.net_settle_lead:
+                return na > nb
     return ra.cells_score > rb.cells_score
 
 
@@ -2033,6 +2044,17 @@ def lone_last(r: CardRead, before: CardRead | None, s: ReadingSettings) -> bool:
         r.top_mm - before.top_mm >= s.lone_gap_mm and float(r.net.max()) < s.lone_net_min
 
 
+def lone_faint(r: CardRead, before: CardRead, s: ReadingSettings) -> bool:
+    """Whether `r`, a column's last read, lies `lone_gap_mm` or more below the card `before`
+    it with its whole band inside that card's body (which an echelon's next card would
+    cover from a step below its top), and the band network puts it only faintly near its
+    class (`faint_band`): a picture's or a banner's edge across the last card's face, no
+    card.  (Less faint, it is a doubt: `lone_last`.)  A band reaching past that card's
+    bottom may be a card laid apart from it, and is left a doubt."""
+    gap = r.top_mm - before.top_mm
+    return s.lone_gap_mm <= gap <= s.card_h - s.band_mm and faint_band(r, s)
+
+
 def faint_band(r: CardRead, s: ReadingSettings) -> bool:
     """Whether the band network puts a read's band only faintly near its nearest class (below
     `net_sure_min`; under `net_card_min` it is taken away, `_unlike_any`): glare over wood, a
@@ -2471,7 +2493,7 @@ __all__ = ["CardRead", "Correlator", "Maps", "ReadingSettings", "Templates", "bu
            "ColourModel", "card_mask", "colour_cells", "colour_unsure", "column_lean", "column_runs",
            "edge_cover", "find_tops",
            "identify",
-           "identify_many", "ink", "is_card", "lone_last", "looks_agree_without", "read_strip",
+           "identify_many", "ink", "is_card", "lone_faint", "lone_last", "looks_agree_without", "read_strip",
            "recolour",
            "reflectance", "shifted_cells", "stock_colour", "stock_floor", "table_colour",
            "table_margins", "true_runs", "upright"]

@@ -1150,6 +1150,46 @@ def test_a_top_the_band_network_takes_for_no_card_loses_to_the_outline_s_top(
     assert reading._better_top(m, tpl, body, card)
 
 
+def test_a_band_the_network_puts_clearly_nearer_its_card_reads_better(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both bands like a card: the one the network puts clearly nearer the card its cells
+    name reads better, whatever the cells' colour-weighted fit says (wood grain lengthening
+    the outline puts the demanded last top a few mm below the card's own)."""
+    import companion.vision.reading as reading
+
+    s = ReadingSettings.load()
+    tpl = deck("classic").templates
+    m = reading.Maps.of(_strip(["R8", "B4"], [40.0], (0.35, 0.45, 0.6)), s, tpl.stock)
+    left = s.px(44.0 - 63.0 / 2)
+    card, body = (s.px(46.0), left), (s.px(30.0), left)
+    named = [r.best for r in reading.identify_many(m, [card, body], tpl, net=False)]
+    cls = [int(tpl.class_of[tpl.cards.index(c)]) for c in named]
+
+    def network(first: float, second: float) -> None:
+        """The network puts the bands at `card` and `body` this near the classes their
+        cells name, and no nearer any other than the like-a-card floor."""
+        def fake(m: object, tpl: reading.Templates, tops: np.ndarray, lefts: np.ndarray
+                 ) -> np.ndarray:
+            out = np.full((len(tops), len(tpl.protos)), s.net_card_min, np.float32)
+            for row, top in enumerate(tops):
+                k = 0 if abs(int(top) - card[0]) < abs(int(top) - body[0]) else 1
+                out[row, cls[k]] = (first, second)[k]
+            return out
+        monkeypatch.setattr(reading, "_net_sims", fake)
+
+    sure, fair = 0.95, s.net_card_min + 0.05
+    assert sure - fair >= s.net_settle_lead
+    network(sure, fair)
+    assert reading._better_top(m, tpl, card, body)
+    assert not reading._better_top(m, tpl, body, card)
+    network(fair, sure)                       # the cells favour the card's top; the network
+    assert reading._better_top(m, tpl, body, card)       # surely names the other band
+    assert not reading._better_top(m, tpl, card, body)
+    network(sure, sure - s.net_settle_lead / 2)           # nearly as near: the cells decide
+    assert reading._better_top(m, tpl, card, body)
+    assert not reading._better_top(m, tpl, body, card)
+
+
 def test_a_printing_whose_values_share_their_band_asks_a_smaller_lead_of_a_card() -> None:
     """A colour's name beside a small value: a value's band seen in another colour leads the
     deck's median card by almost nothing, and so do its cards on the table. The line a band
