@@ -96,7 +96,7 @@ class Score:
             if f_true.tile in ("north", "south"):
                 self.claimed += 1
                 self.claimed_right += f_obs.tile == f_true.tile
-            elif f_obs.tile != f_true.tile:
+            if f_obs.tile != f_true.tile:
                 self.mistakes.append(f"{name}: flag {f_true.flag} tile {f_obs.tile} "
                                      f"(truth {f_true.tile})")
             for side in SIDES:

@@ -349,7 +349,8 @@ def _bare(frame: np.ndarray, pose: Pose, centre: Vec, table: np.ndarray,
     of the table (`table`), or that of the line on both sides of `centre` halfway to its
     `neighbours` on the line with edges no sharper than it has there (`_line_shade`): glare
     or a shade over a stretch of the table changes its colour there and at `centre` alike,
-    and a hand or a tile under the glare still shows its edges."""
+    and a hand or a tile under the glare still shows its edges. Where the two sides differ
+    (the glare's edge across the place), the place shows the colours between them."""
     cfg = load_config()["tracking"]
     r = int(geometry.TILE_W / 2 * 0.8 * pose.px_per_mm)
     x, y = int(centre[0]), int(centre[1])
@@ -368,9 +369,18 @@ def _bare(frame: np.ndarray, pose: Pose, centre: Vec, table: np.ndarray,
     local = _line_shade(frame, pose, centre, neighbours)
     if local is None:
         return False
-    colour, edges = local
-    return shows(colour) and _edges(crop) <= float(cfg["line_edges_factor"]) * edges + \
-        float(cfg["line_edges_slack"])
+    a, b, edges = local
+    if _edges(crop) > float(cfg["line_edges_factor"]) * edges + float(cfg["line_edges_slack"]):
+        return False
+    d = b - a
+    if float(np.linalg.norm(d)) < float(cfg["background_delta"]):
+        return shows((a + b) / 2)
+    # The two sides differ: a shade across the line (a glare spot beside the place, a
+    # lamp's fall-off) shows the colours between them at the place between. (A hand over
+    # the place and one side still shows its edges, as a tile does.)
+    t = np.clip((pixels - a) @ d / float(d @ d), 0.0, 1.0)
+    off = np.linalg.norm(pixels - (a + t[:, None] * d), axis=1)
+    return float(np.mean(off < float(cfg["background_delta"]))) > float(cfg["background_share"])
 
 
 def _edges(patch: np.ndarray) -> float:
@@ -385,12 +395,11 @@ def _edges(patch: np.ndarray) -> float:
 
 
 def _line_shade(frame: np.ndarray, pose: Pose, centre: Vec, neighbours: Sequence[Vec]
-                ) -> tuple[np.ndarray, float] | None:
-    """The table's colour (BGR) on the line on both sides of `centre`, halfway to the nearest
-    of `neighbours` (places on the line) on each side, where the two sides agree, and how
-    sharp its edges are there (`_edges`, the sharper side: a wood's grain); None where a
-    side has no neighbour or is out of the frame, or where they differ (a hand or a card
-    over one)."""
+                ) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The table's colour (BGR) on the line on each side of `centre`, halfway to the nearest
+    of `neighbours` (places on the line) on that side, and how sharp its edges are there
+    (`_edges`, the sharper side: a wood's grain); None where a side has no neighbour or is
+    out of the frame."""
     ex, ey = pose.east
     sides: dict[bool, tuple[float, Vec]] = {}
     for n in neighbours:
@@ -408,9 +417,7 @@ def _line_shade(frame: np.ndarray, pose: Pose, centre: Vec, neighbours: Sequence
     if len(squares) < 2:
         return None
     a, b = (np.median(s.reshape(-1, 3), axis=0).astype(np.float32) for s in squares)
-    if float(np.linalg.norm(a - b)) >= float(load_config()["tracking"]["background_delta"]):
-        return None
-    return (a + b) / 2, max(_edges(s[::2, ::2]) for s in squares)
+    return a, b, max(_edges(s[::2, ::2]) for s in squares)
 
 
 def _square(frame: np.ndarray, pose: Pose, at: Vec) -> np.ndarray | None:

@@ -241,6 +241,28 @@ def test_a_tile_taken_away_under_glare_is_missing(table_seed: int) -> None:
     assert lay.tile(2).state == "line" and not lay.tile(2).seen
 
 
+@pytest.mark.parametrize("table_seed", [0, 4])
+def test_a_tile_taken_away_at_a_glare_s_edge_is_missing(table_seed: int) -> None:
+    # The spot lies beside flag 2's place: the line is far paler on one side of the place
+    # than on the other, and the bare place shows the shades between. Before, two sides
+    # that differed said nothing, and the tile taken away was remembered on the line.
+    from companion.synth import Degrade
+
+    scene = sample_scene(table_seed=table_seed)
+    flags = list(scene.flags)
+    flags[1] = replace(flags[1], tile="missing")
+    gone = replace(scene, flags=tuple(flags))
+    glare = Degrade(glare=0.6, glare_at=(0.36, 0.5), glare_radius=0.07)
+    pr = printing("classic")
+    lay = acquire(render(gone, pr, seed=3, degrade=glare), allow_missing=True)
+    assert [t.state for t in lay.tiles] == [f.tile for f in gone.flags]
+    # A hand over the tile and the line beside it, under the same glare: covered.
+    hand = Hand("south", -270.0, -20.0, 0.0, 90.0)
+    lay = acquire(render(replace(scene, hand=hand), pr, seed=3, degrade=glare),
+                  allow_missing=True)
+    assert lay.tile(2).state == "line" and not lay.tile(2).seen
+
+
 def _sightings(scale_at, centres, corner_noise: float = 0.0):
     """Tiles seen at `centres` (px, upright), each measured at `scale_at(x, y)` px per mm,
     their edge samples off by +-`corner_noise` (a corner placed a pixel or two off)."""
