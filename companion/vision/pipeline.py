@@ -30,8 +30,8 @@ from .glare import blind as glare_blind
 from .glare import glare_flags, strong_cast, tiles_white
 from .layout import Layout, LayoutTracker, hand_flags
 from .observation import Doubt, FlagObservation, Observation
-from .reading import (CardRead, colour_unsure, face_class, faint_band, is_card, lone_last,
-                      looks_agree_without, looks_disagree, recolour)
+from .reading import (CardRead, colour_unsure, face_class, faint_band, is_card, lone_faint,
+                      lone_last, looks_agree_without, looks_disagree, recolour)
 from .scale import ScaleNormaliser
 from .softness import measure_tiles, template_softness
 from .workers import WorkerError, ZoneWorkers
@@ -439,14 +439,20 @@ class TableReader:
         zones = [(place, [next(redone) for _ in reads]) for place, reads in zones]
         slots: list[_Slot] = []
         for place, reads in zones:
-            index = 0
+            cards = [r for r in reads if is_card(r, self.settings, self.templates)]
             for r in reads:
-                if not is_card(r, self.settings, self.templates):
+                if not any(r is c for c in cards):
                     log.info("%s: something that is no Battle Line card (best %s, %.2f)",
                              place, r.best, r.score)
-                    continue
+            # A column's last read far inside the body of the card before it that the band
+            # network puts only faintly near its class is that card's picture (`lone_faint`).
+            if not place.offline and len(cards) > 1 and \
+                    lone_faint(cards[-1], cards[-2], self.settings):
+                log.info("%s: a picture's edge inside the last card (best %s, %.2f)",
+                         place, cards[-1].best, cards[-1].score)
+                cards = cards[:-1]
+            for index, r in enumerate(cards):
                 slots.append(_Slot(place, index, r))
-                index += 1
         # A frame that cannot tell glare from paper judges every colour as under glare,
         # unless no spot shows anywhere: on the table between the columns (`glare`) or on
         # any strip's margins (`zones.spot_seen`).

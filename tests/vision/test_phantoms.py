@@ -122,3 +122,27 @@ def test_a_picture_s_edge_below_a_column_s_last_card_is_a_doubt(family: str, fla
     score.add(obs, truth)
     assert score.wrong == 0 and score.extra == 0, score.mistakes
 
+
+
+def test_a_faint_band_inside_the_last_card_s_body_is_no_card() -> None:
+    """A column's last read 40 mm or more below the card before it, whose band lies wholly
+    inside that card's body and which the band network puts only faintly near any class
+    (`faint_band`), is that card's picture or banner edge: no card (`lone_faint`). Nearer
+    the card before (an echelon's step), reaching past its foot (a card laid apart), or
+    less faint, it stays a read, judged as before."""
+    from companion.rules.cards import BY_CODE
+    from companion.vision.reading import CardRead, lone_faint
+
+    s = ReadingSettings.load()
+    before = CardRead(((BY_CODE["R6"], 0.9),), 10.0, 30.0, net=np.array([0.95, 0.1]))
+
+    def last(gap: float, net: float) -> CardRead:
+        return CardRead(((BY_CODE["B3"], 0.7),), 10.0 + gap, 30.0,
+                        net=np.array([net, 0.1], np.float32))
+
+    faint = s.net_sure_min - 0.05
+    assert lone_faint(last(s.lone_gap_mm, faint), before, s)
+    assert lone_faint(last(s.card_h - s.band_mm, faint), before, s)
+    assert not lone_faint(last(s.lone_gap_mm - 1.0, faint), before, s)
+    assert not lone_faint(last(s.card_h - s.band_mm + 1.0, faint), before, s)
+    assert not lone_faint(last(s.lone_gap_mm + 5.0, s.net_sure_min + 0.05), before, s)
