@@ -439,9 +439,11 @@ class TableReader:
         zones = [(place, [next(redone) for _ in reads]) for place, reads in zones]
         slots: list[_Slot] = []
         for place, reads in zones:
-            cards = [r for r in reads if is_card(r, self.settings, self.templates)]
+            cards = []
             for r in reads:
-                if not any(r is c for c in cards):
+                if is_card(r, self.settings, self.templates):
+                    cards.append(r)
+                else:
                     log.info("%s: something that is no Battle Line card (best %s, %.2f)",
                              place, r.best, r.score)
             # A column's last read far inside the body of the card before it that the band

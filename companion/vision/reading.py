@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, fields, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -954,12 +955,17 @@ def face_class(r: CardRead, tpl: Templates, s: ReadingSettings,
     return k if lead >= s.face_share * apart else None
 
 
+def _class_index(tpl: Templates, card: Card) -> int:
+    """`card`'s shape class (its row of `protos` and of the band network's similarities)."""
+    return int(tpl.class_of[tpl.cards.index(card)])
+
+
 def _rivals(card: Card, tpl: Templates, held: Sequence[Card] = ()) -> np.ndarray:
     """The classes (a mask) a read of `card` is weighed against: all but its own and those
     of the cards `held` elsewhere that the read put before it."""
     rivals = np.ones(int(tpl.class_of.max()) + 1, bool)
     for c in (card, *held):
-        rivals[tpl.class_of[tpl.cards.index(c)]] = False
+        rivals[_class_index(tpl, c)] = False
     return rivals
 
 
@@ -968,7 +974,7 @@ def _net_rival(r: CardRead, card: Card, tpl: Templates, held: Sequence[Card] = (
     """`card`'s class, and the class the band network puts the read's band next nearest to
     among its rivals (`_rivals`; None when there is none)."""
     assert r.net is not None
-    k = int(tpl.class_of[tpl.cards.index(card)])
+    k = _class_index(tpl, card)
     others = np.flatnonzero(_rivals(card, tpl, held))
     return k, (int(others[int(np.argmax(r.net[others]))]) if len(others) else None)
 
@@ -1241,22 +1247,37 @@ def table_colour(refl: np.ndarray, s: ReadingSettings, ref: np.ndarray | None = 
     return cv2.blur(per_row[:, None, :], (1, k))[:, 0, :]
 
 
-def _band_lefts(mask: np.ndarray, s: ReadingSettings) -> tuple[np.ndarray, np.ndarray]:
+class _RowEdges(NamedTuple):
+    """Per row of a strip's mask: whether it has card, its first and last card pixel (0 and
+    the last column where it has none), and the strip's width."""
+
+    any: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    width: int
+
+
+def _row_edges(mask: np.ndarray) -> _RowEdges:
+    """The mask's rows' edges (`_RowEdges`)."""
+    w = mask.shape[1]
+    # The last card pixel of each row: the first of the row mirrored (by OpenCV: numpy's
+    # argmax walks a reversed view, or copies it, several times slower).
+    mirrored = cv2.flip(np.ascontiguousarray(mask).view(np.uint8), 1).view(bool)
+    return _RowEdges(mask.any(axis=1), np.argmax(mask, axis=1),
+                     w - 1 - np.argmax(mirrored, axis=1), w)
+
+
+def _band_lefts(edges: _RowEdges, s: ReadingSettings) -> tuple[np.ndarray, np.ndarray]:
     """For a band starting on each row, two guesses of its card's left edge (px).
 
     Over a band's rows the mask is the union of the card and the one beneath it, so its
     left edge is this card's or the other's, and likewise its right edge: one of "the left
     edge" and "the right edge less a card's width" is this card's (medians over the band).
     """
-    h, w = mask.shape
+    w, h = edges.width, len(edges.any)
     card_w = s.px(s.card_w)
-    any_px = mask.any(axis=1)
-    left = np.where(any_px, np.argmax(mask, axis=1), w // 2 - card_w // 2).astype(np.float32)
-    # The last card pixel of each row: the first of the row mirrored (by OpenCV: numpy's
-    # argmax walks a reversed view, or copies it, several times slower).
-    mirrored = cv2.flip(np.ascontiguousarray(mask).view(np.uint8), 1).view(bool)
-    right = np.where(any_px, w - 1 - np.argmax(mirrored, axis=1),
-                     w // 2 + card_w // 2).astype(np.float32)
+    left = np.where(edges.any, edges.left, w // 2 - card_w // 2).astype(np.float32)
+    right = np.where(edges.any, edges.right, w // 2 + card_w // 2).astype(np.float32)
     band = s.px(s.band_mm)
     # Means over the band's rows (cumulative sums: no per-row work in Python).
     cl = np.concatenate([[0.0], np.cumsum(left)])
@@ -1336,7 +1357,8 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     gap = s.px(s.gap_mm)
     card_h = s.px(s.card_h)
     band = s.px(s.band_mm)
-    lefts_all = _band_lefts(mask, s)
+    edges = _row_edges(mask)
+    lefts_all = _band_lefts(edges, s)
     step = max(1, s.px(s.scan_step_mm))
     min_step = s.px(s.min_step_mm)
     slack = s.px(s.end_slack_mm)
@@ -1389,7 +1411,7 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
         # A column laid off the strip's middle (a claimed tile's zone anchored on an
         # extrapolated line, an off-line area, a mislocated tile): the cells across are
         # searched around the column's own centre too, as its mask shows it.
-        centre = _column_centre(mask, a, b, s)
+        centre = _column_centre(edges, a, b, s)
         if centre is not None:
             k = int(round((centre - s.px(s.card_w) / 2 - nominal) / cell))
             if abs(k) > reach:          # beyond the cells searched around the middle
@@ -1447,20 +1469,19 @@ def find_tops(m: Maps, mask: np.ndarray, tpl: Templates, reliable_end: bool,
     return tops
 
 
-def _column_centre(mask: np.ndarray, a: int, b: int, s: ReadingSettings) -> float | None:
-    """The column's centre across the strip (px) over rows `a`..`b`: the median over the rows
-    where the mask spans one card's width (within `off_column_tol_mm`) clear of the strip's
-    sides (their middle), or is cut by one side and spans half a card to a card (its inner edge
-    and half the card's width). None when fewer than `off_column_rows` of the rows, or
-    `off_column_min_mm` of them, show one: a mask over two columns, or split, says nothing."""
-    h, w = mask.shape
-    rows = mask[max(0, a):min(h, b)]
-    if not len(rows):
+def _column_centre(edges: _RowEdges, a: int, b: int, s: ReadingSettings) -> float | None:
+    """The column's centre across the strip (px) over rows `a`..`b` of its mask (`edges`):
+    the median over the rows where the mask spans one card's width (within
+    `off_column_tol_mm`) clear of the strip's sides (their middle), or is cut by one side and
+    spans half a card to a card (its inner edge and half the card's width). None when fewer
+    than `off_column_rows` of the rows, or `off_column_min_mm` of them, show one: a mask over
+    two columns, or split, says nothing."""
+    w, h = edges.width, len(edges.any)
+    rows = slice(max(0, a), min(h, b))
+    anyc, left, right = edges.any[rows], edges.left[rows], edges.right[rows]
+    if not len(anyc):
         return None
     cw = s.px(s.card_w)
-    anyc = rows.any(axis=1)
-    left = np.argmax(rows, axis=1)
-    right = w - 1 - np.argmax(rows[:, ::-1], axis=1)
     width = right - left + 1
     tol = s.px(s.off_column_tol_mm)
     inner = anyc & (left > 0) & (right < w - 1) & (np.abs(width - cw) <= tol)
@@ -1468,7 +1489,7 @@ def _column_centre(mask: np.ndarray, a: int, b: int, s: ReadingSettings) -> floa
     cut_l = anyc & (left <= 0) & (right < w - 1) & (width >= cw // 2) & (width <= cw + tol)
     cs = np.concatenate([0.5 * (left[inner] + right[inner]), left[cut_r] + cw / 2.0,
                          right[cut_l] - cw / 2.0])
-    if len(cs) < max(s.px(s.off_column_min_mm), s.off_column_rows * len(rows)):
+    if len(cs) < max(s.px(s.off_column_min_mm), s.off_column_rows * len(anyc)):
         return None
     return float(np.median(cs))
 
@@ -1537,7 +1558,7 @@ def _better_top(m: Maps, tpl: Templates, a: tuple[int, int], b: tuple[int, int])
         # reads: the cells' colour-weighted fit can favour a top a few mm off the card's
         # (a wood grain's marks lengthening the column's outline by half a card).
         if tpl.net_trust >= s.net_trust_min:
-            na, nb = (float(row[tpl.class_of[tpl.cards.index(r.best)]])
+            na, nb = (float(row[_class_index(tpl, r.best)])
                       for r, row in zip((ra, rb), sims))
             if abs(na - nb) >= s.net_settle_lead:
                 return na > nb

@@ -137,21 +137,21 @@ def test_a_column_sticking_out_of_its_strip_is_searched_where_its_mask_lies(
 
 
 def test_a_column_s_centre_is_read_only_where_its_mask_shows_one_card() -> None:
-    from companion.vision.reading import _column_centre
+    from companion.vision.reading import _column_centre, _row_edges
 
     s = ReadingSettings.load()
     h, w, cw = s.px(100.0), s.px(88.0), s.px(geometry.CARD_W)
     mask = np.zeros((h, w), bool)
     mask[:, 10:10 + cw] = True
-    assert _column_centre(mask, 0, h, s) == pytest.approx(10 + (cw - 1) / 2)
+    assert _column_centre(_row_edges(mask), 0, h, s) == pytest.approx(10 + (cw - 1) / 2)
     cut = np.zeros((h, w), bool)
     cut[:, w - cw + s.px(8.0):] = True                      # 8 mm outside the right side
-    assert _column_centre(cut, 0, h, s) == pytest.approx(w - cw + s.px(8.0) + cw / 2)
+    assert _column_centre(_row_edges(cut), 0, h, s) == pytest.approx(w - cw + s.px(8.0) + cw / 2)
     # Two columns over the whole width, or a mask split into scraps: no centre.
-    assert _column_centre(np.ones((h, w), bool), 0, h, s) is None
+    assert _column_centre(_row_edges(np.ones((h, w), bool)), 0, h, s) is None
     scraps = np.zeros((h, w), bool)
     scraps[:h // 4, 10:10 + cw] = True
-    assert _column_centre(scraps, 0, h, s) is None
+    assert _column_centre(_row_edges(scraps), 0, h, s) is None
 
 
 def test_a_frame_wide_colour_shift_is_taken_out() -> None:
