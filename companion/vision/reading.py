@@ -2463,7 +2463,14 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
     card kept above whose face reaches that far is asked, not only the one just before: a
     picture can hold two such bands, and the first, kept as a doubt, must not shield the
     second.  A top the mask's outline demands (`demanded`, mm) is asked at that distance
-    only: the outline says a card begins there, and the card above is hidden below it."""
+    only: the outline says a card begins there, and the card above is hidden below it.
+
+    Nor is a band within a face above a card where the network puts it only faintly near
+    its class (`faint_band`), no enrolled card's top fits it better than chance
+    (`body_fit_min`) and no straight top edge crosses it (`edge_cover`), in a frame that
+    shows colour: the face above, asked at its own centre, misses a card lying turned or a
+    few mm off it, and a plain ground of a face explains nothing, but no card lies where
+    no card's top and no card's edge does."""
     s = m.s
     if len(reads) < 2:
         return reads
@@ -2477,6 +2484,7 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
         left = int(round(centre_mm * s.px_per_mm - half_w))
         return _normalise(raw_cells(m, tops, np.full(len(tops), left), False))
 
+    tops_all = _normalise(tpl.bodies[:, :rows].reshape(len(tpl.cards), -1))
     kept = [reads[0]]
     for r in reads[1:]:
         top = int(round(r.top_mm * s.px_per_mm))
@@ -2499,7 +2507,18 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
                 # furthest above, has the most): the larger of two maxima over places is
                 # not a fair win.
                 places = top + cell * np.arange(-slack, slack + 1)
-                as_card = float((cells_at(places, r.centre_mm) @ own).max())
+                band = cells_at(places, r.centre_mm)
+                as_card = float((band @ own).max())
+                # Inside a face above, a faint band no card's top fits better than chance and
+                # that shows no card's straight top edge is a card's top only by the
+                # network's word: no card lies there (a picture's edge, a value printed
+                # again, the face's plain ground).  Any card, not the one read.  Not in a
+                # frame without colour: there a band fits every top poorly.  Glare washing a
+                # real card's band out leaves its edge.
+                if not m.grey and faint_band(r, s) and \
+                        float((band @ tops_all.T).max()) < s.body_fit_min and \
+                        edge_cover(m.refl, r.top_mm, r.centre_mm, s) < s.edge_cover_min:
+                    break
             as_body = float((_normalise(np.stack([body[o:o + rows].ravel() for o in offs]))
                              @ cells_at(np.array([top]), prev.centre_mm)[0]).max())
             # A face that fits the band no better than chance explains nothing of it.

@@ -154,6 +154,47 @@ def test_a_column_s_centre_is_read_only_where_its_mask_shows_one_card() -> None:
     assert _column_centre(_row_edges(scraps), 0, h, s) is None
 
 
+@pytest.mark.parametrize("name, off_mm", [("classic", 39.0), ("bold", 45.0)])
+def test_a_faint_band_inside_a_face_that_no_card_s_top_fits_is_no_card(name: str,
+                                                                       off_mm: float) -> None:
+    # An R8 laid 5 mm off where its band put its centre: its face, asked at that centre,
+    # does not explain a band down its body (a picture's edge there, read at the card's own
+    # centre). A band there that the network puts only faintly near its class, and that no
+    # card's top fits better than chance, is no card; the same band named surely stays, as
+    # does the faint band in a frame without colour (a grey band fits every top poorly), a
+    # real card's top a step below, however faint, and a card whose band glare washes out
+    # (its straight top edge shows).
+    from companion.vision.reading import Maps, _not_bodies
+
+    s = ReadingSettings.load()
+    tpl = deck(name).templates
+    table, dx = (0.35, 0.45, 0.6), 5.0
+    faint, sure = s.net_sure_min - 0.05, s.net_sure_min + 0.05
+
+    def read(code: str, top_mm: float, net: float) -> CardRead:
+        return CardRead(((BY_CODE[code], 0.6),), top_mm, 44.0 + dx,
+                        net=np.array([net, 0.1], np.float32))
+
+    def kept(codes: list[str], steps: list[float], reads: list[CardRead],
+             grey: bool = False, washed_mm: float | None = None) -> list[str]:
+        strip = _strip(codes, steps, table, name, dx_mm=dx)
+        if washed_mm is not None:       # a card there whose band glare washes out
+            left = s.px(44.0 + dx - geometry.CARD_W / 2)
+            strip[s.px(washed_mm):, left:left + s.px(geometry.CARD_W)] = 0.6
+        m = Maps.of(strip, s, tpl.stock)
+        m.grey = grey
+        return [str(r.best) for r in _not_bodies(m, tpl, reads)]
+
+    above = dataclasses.replace(read("R8", 6.0, 0.95), centre_mm=44.0)
+    assert kept(["R8"], [], [above, read("B3", 6.0 + off_mm, faint)]) == ["R8"]
+    assert kept(["R8"], [], [above, read("B3", 6.0 + off_mm, sure)]) == ["R8", "B3"]
+    assert kept(["R8"], [], [above, read("B3", 6.0 + off_mm, faint)], grey=True) == \
+        ["R8", "B3"]
+    assert kept(["R8", "B4"], [20.0], [above, read("B4", 26.0, faint)]) == ["R8", "B4"]
+    assert kept(["R8"], [], [above, read("B3", 6.0 + off_mm, faint)],
+                washed_mm=6.0 + off_mm) == ["R8", "B3"]
+
+
 def test_a_frame_wide_colour_shift_is_taken_out() -> None:
     # A white balance the tiles do not undo (a channel clipped on the tiles' white, not on
     # the inks) moves every band's colour alike: the frame's own confident reads map the
