@@ -375,7 +375,8 @@ class TableReader:
             # value (or mark): a doubt. A card taken because the read's first is held for
             # sure elsewhere is judged among the cards left (`held`); one taken because its
             # first is held in doubt is a doubt already (`fell_back`).
-            unsure = not fell_back and looks_disagree(slot.read, best, tpl, s, held)
+            unsure = not fell_back and looks_disagree(slot.read, best, tpl, s, held,
+                                                        settle_behind=True)
             why = tuple(name for name, hit in zip(DOUBT_REASONS[:-1], (
                 fell_back, m < s.doubt_margin, weak, pair, unsure,
                 cast and best.is_troop

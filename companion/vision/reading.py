@@ -784,7 +784,7 @@ def _net_sims(m: Maps, tpl: Templates, tops: np.ndarray, lefts: np.ndarray
 
 
 def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
-                   held: Sequence[Card] = ()) -> bool:
+                   held: Sequence[Card] = (), settle_behind: bool = False) -> bool:
     """Whether the two looks at a read's band, the cells and the band network, do not both
     name `card`'s class: the cells put another class first, or the network puts the band
     less than `net_doubt_lead` nearer it than any other (relative to how far apart the
@@ -811,7 +811,16 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
     A column's last card shows its whole face, an echelon's card its face down to the next
     card's top (`_with_face`): where that names a class clearly (`face_class`), it is the
     answer whatever the band's two looks say: they need not agree on `card`, and cannot
-    make a read of another class sure."""
+    make a read of another class sure.
+
+    `settle_behind` (the doubt a read's card is given, `pipeline`; not whether a band is a
+    card): cells that put another class first by less than `cells_clear_lead` do not name
+    it clearly either; the network then names the read's class where it puts the band
+    `net_settle_lead` nearer it than any other, on a printing it reads (`net_trust_min`),
+    the read is no weak fit (`doubt_floor`), and the read's face, looked at (`_with_face`)
+    though it names no class, fits the read's class better than the cells' first: a third
+    look siding with the network (a network confidently wrong, its prototypes rolled one
+    class on, has the face side with the cells)."""
     if r.net is None or r.cells is None:
         return False
     j = tpl.cards.index(card)
@@ -826,6 +835,12 @@ def looks_disagree(r: CardRead, card: Card, tpl: Templates, s: ReadingSettings,
     if cells_lead >= 0.0:
         pair = _rival_sep(r, card, tpl, held) if cells_lead >= s.cells_clear_lead else None
         return lead * lead_scale(tpl, s, pair) < s.net_doubt_lead
+    if settle_behind and r.face is not None and cells_lead > -s.cells_clear_lead \
+            and lead >= s.net_settle_lead and r.score >= s.doubt_floor \
+            and tpl.net_trust >= s.net_trust_min:
+        first = int(tpl.class_of[np.flatnonzero(other)[np.argmax(r.cells[other])]])
+        if float(r.face[k]) > float(r.face[first]):
+            return False
     return not (cells_lead >= -s.cells_tie and lead >= s.net_settle_lead
                 and r.score >= s.settle_min_score)
 
