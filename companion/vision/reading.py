@@ -2339,7 +2339,10 @@ def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead],
     Each peak it crowded out (`crowded`, strongest first) within a step of a top read as no
     card (`lost`: rows, and whether the band network vetoed it) but half a band or more from
     it (nearer, it is that band again, as the naming aligned it), and a step clear of every
-    card read, is read; a card there is kept.
+    card read, is read; a card there is kept, on the terms of any top the outline does not
+    demand (`read_strip`): its cells fit a card (`_fits_a_card`), or the network names the
+    class its cells name (`_net_named_card`: a picture in the band leaves the cells' lead
+    short).
 
     Nearer than half a band to a top the network vetoed (`_unlike_any`: no band of this
     printing) the peak is read too, and kept only where the network surely names it
@@ -2363,7 +2366,8 @@ def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead],
     if not tried:
         return reads
     found = [r for r, n in zip(identify_many(m, tried, tpl), near)
-             if _fits_a_card(r, s, lead) and (not n or _net_sure(r, tpl, s))]
+             if ((_fits_a_card(r, s, lead) and _net_sure(r, tpl, s)) if n
+                 else (_fits_a_card(r, s, lead) or _net_named_card(r, tpl, s)))]
     return sorted(reads + found, key=lambda r: r.top_mm)
 
 

@@ -790,6 +790,37 @@ def test_a_peak_crowded_out_by_a_top_the_network_vetoed_is_read_however_near(
                         s.card_lead_min) == [] and asked == []
 
 
+def test_a_peak_crowded_out_is_kept_where_the_network_names_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A peak a top read as no card crowded out (half a band to a step from it) is kept on
+    # the terms of any top: its cells fit a card clearly, or the network names the class its
+    # cells name (`_net_named_card`). A picture in a scenic G6's band left the cells' lead
+    # 0.034, under `card_lead_min`, with the network at 0.85: the card was lost.
+    from types import SimpleNamespace
+
+    from companion.vision import reading
+    from companion.vision.reading import CardRead, _crowded_out
+
+    s = ReadingSettings.load()
+    r6, r8 = BY_CODE["R6"], BY_CODE["R8"]
+    tpl = _stand_in_templates((r6, r8), [0, 1])
+    m = SimpleNamespace(s=s)
+    lost_top = 100
+    peak = lost_top + (s.px(s.band_mm / 2) + s.px(s.min_step_mm)) // 2
+
+    def named(net: float) -> Callable[..., list[CardRead]]:
+        def identify(_m: object, tops: list[tuple[int, int]], _tpl: object
+                     ) -> list[CardRead]:
+            return [CardRead(((r6, 0.75), (r8, 0.73)), y / s.px_per_mm, 30.0,
+                             net=np.array([net, 0.2], np.float32),
+                             cells=np.array([0.75, 0.73], np.float32)) for y, _ in tops]
+        return identify
+
+    for net, kept in ((s.net_named_min + 0.05, [r6]), (s.net_named_min - 0.05, [])):
+        monkeypatch.setattr(reading, "identify_many", named(net))
+        assert [r.best for r in _crowded_out(m, tpl, [], [(lost_top, False)],  # type: ignore[arg-type]
+                                             [(peak, 0)], s.card_lead_min)] == kept
+
 def test_a_close_call_between_two_values_asks_for_the_face() -> None:
     from dataclasses import replace
 
