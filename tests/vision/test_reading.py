@@ -749,6 +749,35 @@ def test_a_card_on_a_card_of_its_own_stock_needs_no_top_edge_where_the_network_n
                    tpl)                                                # type: ignore[arg-type]
 
 
+def _crowded(monkeypatch: pytest.MonkeyPatch, lost: tuple[int, bool], peak: int,
+             cells: tuple[float, float], net: tuple[float, float],
+             asked: list[list[tuple[int, int]]] | None = None) -> list[Card]:
+    """The cards `_crowded_out` keeps of a peak at row `peak` that a top read as no card
+    (`lost`: its row, whether the network vetoed it) crowded out, where the peak reads as
+    R6 with the cells' and the network's similarities to R6 and R8 `cells` and `net`; the
+    tops it asks to read go to `asked`."""
+    from types import SimpleNamespace
+
+    from companion.vision import reading
+    from companion.vision.reading import CardRead, _crowded_out
+
+    s = ReadingSettings.load()
+    r6, r8 = BY_CODE["R6"], BY_CODE["R8"]
+
+    def identify(_m: object, tops: list[tuple[int, int]], _tpl: object) -> list[CardRead]:
+        if asked is not None:
+            asked.append(tops)
+        return [CardRead(((r6, cells[0]), (r8, cells[1])), y / s.px_per_mm, 30.0,
+                         net=np.array(net, np.float32), cells=np.array(cells, np.float32))
+                for y, _ in tops]
+
+    monkeypatch.setattr(reading, "identify_many", identify)
+    m, tpl = SimpleNamespace(s=s), _stand_in_templates((r6, r8), [0, 1])
+    kept = _crowded_out(m, tpl, [], [lost], [(peak, 0)],  # type: ignore[arg-type]
+                        s.card_lead_min)
+    return [r.best for r in kept]
+
+
 def test_a_peak_crowded_out_by_a_top_the_network_vetoed_is_read_however_near(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # The band window shifted a few mm onto the table above a column's first card can fit
@@ -757,37 +786,16 @@ def test_a_peak_crowded_out_by_a_top_the_network_vetoed_is_read_however_near(
     # the vetoed top was no band, so the peak is not that band again. It is kept only where
     # the network surely names it. A peak as near a top lost for its cells alone is that
     # band again, and is not read.
-    from types import SimpleNamespace
-
-    from companion.vision import reading
-    from companion.vision.reading import CardRead, _crowded_out
-
     s = ReadingSettings.load()
-    r6, r8 = BY_CODE["R6"], BY_CODE["R8"]
-    tpl = _stand_in_templates((r6, r8), [0, 1])
-    m = SimpleNamespace(s=s)
     lost_top, peak = 100, 100 + s.px(s.band_mm / 4)
     asked: list[list[tuple[int, int]]] = []
-
-    def named(*net: float) -> Callable[..., list[CardRead]]:
-        def identify(_m: object, tops: list[tuple[int, int]], _tpl: object
-                     ) -> list[CardRead]:
-            asked.append(tops)
-            return [CardRead(((r6, 0.9), (r8, 0.7)), y / s.px_per_mm, 30.0,
-                             net=np.array(net, np.float32),
-                             cells=np.array([0.9, 0.7], np.float32)) for y, _ in tops]
-        return identify
-
-    monkeypatch.setattr(reading, "identify_many", named(0.95, 0.2))
-    kept = _crowded_out(m, tpl, [], [(lost_top, True)], [(peak, 0)],  # type: ignore[arg-type]
-                        s.card_lead_min)
-    assert asked == [[(peak, 0)]] and [r.best for r in kept] == [r6]
-    monkeypatch.setattr(reading, "identify_many", named(0.6, 0.58))
-    assert _crowded_out(m, tpl, [], [(lost_top, True)], [(peak, 0)],  # type: ignore[arg-type]
-                        s.card_lead_min) == []
+    assert _crowded(monkeypatch, (lost_top, True), peak, (0.9, 0.7), (0.95, 0.2),
+                    asked) == [BY_CODE["R6"]]
+    assert asked == [[(peak, 0)]]
+    assert _crowded(monkeypatch, (lost_top, True), peak, (0.9, 0.7), (0.6, 0.58)) == []
     asked.clear()
-    assert _crowded_out(m, tpl, [], [(lost_top, False)], [(peak, 0)],  # type: ignore[arg-type]
-                        s.card_lead_min) == [] and asked == []
+    assert _crowded(monkeypatch, (lost_top, False), peak, (0.9, 0.7), (0.95, 0.2),
+                    asked) == [] and asked == []
 
 
 def test_a_peak_crowded_out_is_kept_where_the_network_names_it(
@@ -796,30 +804,14 @@ def test_a_peak_crowded_out_is_kept_where_the_network_names_it(
     # the terms of any top: its cells fit a card clearly, or the network names the class its
     # cells name (`_net_named_card`). A picture in a scenic G6's band left the cells' lead
     # 0.034, under `card_lead_min`, with the network at 0.85: the card was lost.
-    from types import SimpleNamespace
-
-    from companion.vision import reading
-    from companion.vision.reading import CardRead, _crowded_out
-
     s = ReadingSettings.load()
-    r6, r8 = BY_CODE["R6"], BY_CODE["R8"]
-    tpl = _stand_in_templates((r6, r8), [0, 1])
-    m = SimpleNamespace(s=s)
     lost_top = 100
     peak = lost_top + (s.px(s.band_mm / 2) + s.px(s.min_step_mm)) // 2
+    for net, kept in ((s.net_named_min + 0.05, [BY_CODE["R6"]]),
+                      (s.net_named_min - 0.05, [])):
+        assert _crowded(monkeypatch, (lost_top, False), peak, (0.75, 0.73),
+                        (net, 0.2)) == kept
 
-    def named(net: float) -> Callable[..., list[CardRead]]:
-        def identify(_m: object, tops: list[tuple[int, int]], _tpl: object
-                     ) -> list[CardRead]:
-            return [CardRead(((r6, 0.75), (r8, 0.73)), y / s.px_per_mm, 30.0,
-                             net=np.array([net, 0.2], np.float32),
-                             cells=np.array([0.75, 0.73], np.float32)) for y, _ in tops]
-        return identify
-
-    for net, kept in ((s.net_named_min + 0.05, [r6]), (s.net_named_min - 0.05, [])):
-        monkeypatch.setattr(reading, "identify_many", named(net))
-        assert [r.best for r in _crowded_out(m, tpl, [], [(lost_top, False)],  # type: ignore[arg-type]
-                                             [(peak, 0)], s.card_lead_min)] == kept
 
 def test_a_close_call_between_two_values_asks_for_the_face() -> None:
     from dataclasses import replace
