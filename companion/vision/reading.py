@@ -2139,6 +2139,13 @@ def _net_named_card(r: CardRead, tpl: Templates, s: ReadingSettings) -> bool:
         _fits_a_card(r, s, 0.0) and not looks_disagree(r, r.best, tpl, s)
 
 
+def _any_top_card(r: CardRead, tpl: Templates, s: ReadingSettings, lead: float) -> bool:
+    """Whether a band is a card on the terms of any top, one the mask's outline demands or
+    not: its cells fit a card clearly (`_fits_a_card` with `lead`), or the network names the
+    class its cells name (`_net_named_card`)."""
+    return _fits_a_card(r, s, lead) or _net_named_card(r, tpl, s)
+
+
 def _outlined_card(r: CardRead, s: ReadingSettings) -> bool:
     """Whether a band where the mask's outline demands a card's top (`find_tops`) is one:
     it fits some value or mark (`card_shape_min`) and the band network puts it near its
@@ -2241,8 +2248,7 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     every = identify_many(m, tops + more, tpl)
 
     def card(r: CardRead, rows: tuple[int, int] | None) -> bool:
-        return _fits_a_card(r, s, lead) or (rows is not None and _outlined_card(r, s)) or \
-            _net_named_card(r, tpl, s)
+        return _any_top_card(r, tpl, s, lead) or (rows is not None and _outlined_card(r, s))
 
     reads, demanded, lost = [], set(), []
     for i, (r, rows) in enumerate(zip(every, outlined)):
@@ -2339,10 +2345,8 @@ def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead],
     Each peak it crowded out (`crowded`, strongest first) within a step of a top read as no
     card (`lost`: rows, and whether the band network vetoed it) but half a band or more from
     it (nearer, it is that band again, as the naming aligned it), and a step clear of every
-    card read, is read; a card there is kept, on the terms of any top the outline does not
-    demand (`read_strip`): its cells fit a card (`_fits_a_card`), or the network names the
-    class its cells name (`_net_named_card`: a picture in the band leaves the cells' lead
-    short).
+    card read, is read; a card there is kept, on the terms of any top (`_any_top_card`: a
+    picture in the band may leave the cells' lead short where the network names the class).
 
     Nearer than half a band to a top the network vetoed (`_unlike_any`: no band of this
     printing) the peak is read too, and kept only where the network surely names it
@@ -2367,7 +2371,7 @@ def _crowded_out(m: Maps, tpl: Templates, reads: list[CardRead],
         return reads
     found = [r for r, n in zip(identify_many(m, tried, tpl), near)
              if ((_fits_a_card(r, s, lead) and _net_sure(r, tpl, s)) if n
-                 else (_fits_a_card(r, s, lead) or _net_named_card(r, tpl, s)))]
+                 else _any_top_card(r, tpl, s, lead))]
     return sorted(reads + found, key=lambda r: r.top_mm)
 
 
@@ -2503,7 +2507,12 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
         left = int(round(centre_mm * s.px_per_mm - half_w))
         return _normalise(raw_cells(m, tops, np.full(len(tops), left), False))
 
-    tops_all = _normalise(tpl.bodies[:, :rows].reshape(len(tpl.cards), -1))
+    def fits_no_top(band: np.ndarray) -> bool:
+        """Whether no enrolled card's top fits any row of `band` better than chance (asked
+        of few reads: the tops are normalised only then)."""
+        tops = _normalise(tpl.bodies[:, :rows].reshape(len(tpl.cards), -1))
+        return float((band @ tops.T).max()) < s.body_fit_min
+
     kept = [reads[0]]
     for r in reads[1:]:
         top = int(round(r.top_mm * s.px_per_mm))
@@ -2534,8 +2543,7 @@ def _not_bodies(m: Maps, tpl: Templates, reads: list[CardRead],
                 # again, the face's plain ground).  Any card, not the one read.  Not in a
                 # frame without colour: there a band fits every top poorly.  Glare washing a
                 # real card's band out leaves its edge.
-                if not m.grey and faint_band(r, s) and \
-                        float((band @ tops_all.T).max()) < s.body_fit_min and \
+                if not m.grey and faint_band(r, s) and fits_no_top(band) and \
                         edge_cover(m.refl, r.top_mm, r.centre_mm, s) < s.edge_cover_min:
                     break
             as_body = float((_normalise(np.stack([body[o:o + rows].ravel() for o in offs]))
