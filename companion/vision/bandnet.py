@@ -159,11 +159,31 @@ def self_test(inputs: np.ndarray, class_of: np.ndarray, protos: np.ndarray, view
     counts for less (`reading.lead_scale`)."""
     if len(inputs) == 0 or protos.shape[1] == 0:
         return 0.0
+    nearest = view_sims(inputs, protos, views, seed).argmax(axis=1)
+    return float(np.mean(nearest == np.repeat(class_of, views)))
+
+
+def view_sims(inputs: np.ndarray, protos: np.ndarray, views: int = 8, seed: int = 0
+              ) -> np.ndarray:
+    """The similarities with each class's prototype (`len(inputs) * views` x classes) of
+    `views` camera-like versions (`camera_like`, seeded) of each band in `inputs`, band by
+    band: what `self_test` measures a printing on."""
     rng = np.random.default_rng(seed)
     seen = np.array([camera_like(band, rng) for band in inputs for _ in range(views)],
                     np.float32)
-    nearest = similarities(shared().embed(seen), protos).argmax(axis=1)
-    return float(np.mean(nearest == np.repeat(class_of, views)))
+    return similarities(shared().embed(seen), protos)
+
+
+def told_apart(band_a: np.ndarray, band_b: np.ndarray, a: int, b: int, protos: np.ndarray,
+               views: int = 32, seed: int = 0) -> float:
+    """How well the network tells two cards' bands apart (`band_input`s; their classes `a`
+    and `b`): of `views` camera-like versions of each, the share that lies nearer its own
+    class's prototype than the other's; the smaller of the two."""
+    shares = []
+    for band, own, other in ((band_a, a, b), (band_b, b, a)):
+        sims = view_sims(band[None], protos, views, seed)
+        shares.append(float(np.mean(sims[:, own] > sims[:, other])))
+    return min(shares)
 
 
 def similarities(points: np.ndarray, protos: np.ndarray) -> np.ndarray:
@@ -173,4 +193,4 @@ def similarities(points: np.ndarray, protos: np.ndarray) -> np.ndarray:
 
 __all__ = ["INPUT_H", "INPUT_W", "MODEL_PATH", "MODEL_PATHS", "BandNet", "band_input",
            "camera_like", "normalised", "prototypes", "self_test", "separation", "shared",
-           "similarities"]
+           "similarities", "told_apart", "view_sims"]

@@ -13,7 +13,7 @@ and cached on it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,10 +23,11 @@ import numpy as np
 from companion.rules.cards import BY_CODE, Card
 from companion.rules.edition import BATTLE_LINE, SCHOTTEN_TOTTEN, Edition
 
-from . import cvcompat, geometry
+from . import bandnet, cvcompat, geometry
 from .config import load_config
 from .errors import CardError, DeckError, ImageError
-from .reading import ReadingSettings, Templates, build_templates, colour_cells
+from .reading import (ReadingSettings, Templates, build_templates, colour_cells,
+                      face_net_inputs)
 
 log = logging.getLogger(__name__)
 
@@ -361,7 +362,8 @@ def _check_faces(faces: np.ndarray, cards: tuple[Card, ...], names: list[str],
 
 def _alike_pairs(deck: Deck, cfg: dict[str, float]) -> tuple[tuple[str, str], ...]:
     """Cards whose top bands cannot be told apart: the same shape and a colour nearer than
-    `same_colour` of the deck's usual distance between a value's nearest two colours."""
+    `same_colour` of the deck's usual distance between a value's nearest two colours, of one
+    class or of two that the band network does not tell apart (`_net_tells_apart`)."""
     t = deck.templates
     shape = t.fine @ t.fine.T
     hue = np.linalg.norm(t.hues[:, None, :] - t.hues[None, :, :], axis=2)
@@ -377,9 +379,38 @@ def _alike_pairs(deck: Deck, cfg: dict[str, float]) -> tuple[tuple[str, str], ..
     alike = (shape > cfg["same_band"]) & same_colour
     np.fill_diagonal(alike, False)
     pairs = []
+    apart = _net_tells_apart(deck)
     for i, j in np.argwhere(np.triu(alike)):
-        pairs.append((deck.cards[i].code, deck.cards[j].code))
+        if not apart(int(i), int(j)):
+            pairs.append((deck.cards[i].code, deck.cards[j].code))
     return tuple(pairs)
+
+
+def _net_tells_apart(deck: Deck) -> Callable[[int, int], bool]:
+    """Whether the band network tells two cards of this printing apart (by their indices)
+    as well as a printing must be told apart for its say to count (`net_trust_min`): the
+    printing's `self_test` passes that bar, and so does the share of camera-like views of
+    each card's enrolled band that lie nearer its own class than the other card's
+    (`bandnet.told_apart`). A 6 and an 8 whose numerals differ only in a small opening leave
+    the cells nearly alike; the network, trained to tell cards apart within a printing, may
+    still see it, and then their reads are judged by the two looks as any read is
+    (`reading.looks_disagree`). Two cards of one class (a value's colours) are the cells'
+    and the colour's to tell apart, never the network's."""
+    t = deck.templates
+    s = ReadingSettings.load().sized(*deck.card_size)
+    bands: list[np.ndarray] = []
+
+    def apart(i: int, j: int) -> bool:
+        a, b = int(t.class_of[i]), int(t.class_of[j])
+        if a == b or t.protos.shape[1] == 0 or t.net_trust < s.net_trust_min:
+            return False
+        if not bands:           # only for a printing with cards alike in the cells
+            bands.append(face_net_inputs([face_reflectance(f) for f in deck.faces], s,
+                                         t.stock))
+        return bandnet.told_apart(bands[0][i], bands[0][j], a, b, t.protos) >= \
+            s.net_trust_min
+
+    return apart
 
 
 # -- enrolment on the rig ------------------------------------------------------------------

@@ -705,8 +705,7 @@ def build_templates(cards: tuple[Card, ...], faces_refl: list[np.ndarray],
     protos = np.zeros((len(classes), 0), np.float32)
     trust = 0.0
     if s.net_weight > 0.0:
-        net_in = np.array([net_input(face_maps(f, s, stock).ink, 0, 0, s) for f in faces_refl],
-                          np.float32)
+        net_in = face_net_inputs(faces_refl, s, stock)
         protos = bandnet.prototypes(bandnet.shared().embed(net_in), class_of, len(classes))
         trust = bandnet.self_test(net_in, class_of, protos) if net_trust is None else net_trust
     return Templates(cards, _normalise(fine_a * fw).astype(np.float32), coarse_t,
@@ -764,6 +763,14 @@ def net_input(ink_px: np.ndarray, top: int, left: int, s: ReadingSettings) -> np
     ink map `ink_px` (`bandnet.band_input`: the band less its insets, as the cells see it)."""
     return bandnet.band_input(ink_px, top, left, s.px(s.band_mm), s.px(s.inset_mm),
                               s.px(s.card_w - 2 * s.inset_mm))
+
+
+def face_net_inputs(faces_refl: Sequence[np.ndarray], s: ReadingSettings, stock: np.ndarray
+                    ) -> np.ndarray:
+    """The band network's inputs for enrolled faces (reflectance, upright): each face's own
+    band, as `net_input` cuts a band on the table."""
+    return np.array([net_input(face_maps(f, s, stock).ink, 0, 0, s) for f in faces_refl],
+                    np.float32)
 
 
 def _net_sims(m: Maps, tpl: Templates, tops: np.ndarray, lefts: np.ndarray
