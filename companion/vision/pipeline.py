@@ -346,16 +346,19 @@ class TableReader:
                 cands = list(slot.read.candidates)
                 fell_back = True
             best, score = cands[0]
-            ahead = [c for c, sc in slot.read.candidates if sc > score]
+            ahead = [(c, sc) for c, sc in slot.read.candidates if sc > score]
             held: list[Card] = []
-            if fell_back and score >= slot.read.score - s.fallback_drop and all(
-                    taken[c].doubt is None for c in ahead):
-                # The read's first choice, barely ahead, is held for sure elsewhere: each
-                # card exists once, so the next one is this card (a 6 told from an 8 by
-                # the 6 lying at another flag), not a doubt, if the two looks name it
-                # among the cards left.
+            if fell_back and all(taken[c].doubt is None for c, _ in ahead) and (
+                    score >= slot.read.score - s.fallback_drop or all(
+                        _score_of(taken[c].read, c) - sc > s.contest_gap for c, sc in ahead)):
+                # The read's first choices are held for sure elsewhere: each card exists
+                # once, so the next one is this card (a 6 told from an 8 by the 6 lying at
+                # another flag), not a doubt, if the two looks name it among the cards
+                # left. Either the first is barely ahead of it, or each read holding one
+                # fits that card clearly better than this read does (else which of the two
+                # is that card is not known: `contested`, below).
                 fell_back = False
-                held = ahead
+                held = [c for c, _ in ahead]
             second = cands[1] if len(cands) > 1 else None
             m = score - second[1] if second else 1.0
             slot.card = best

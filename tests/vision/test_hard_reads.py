@@ -156,7 +156,6 @@ def _slots(reads: dict[str, list[tuple[str, float]]]) -> list:
 @pytest.mark.parametrize("sure_elsewhere,second_score,doubtful", [
     (0.97, 0.789, False),     # Y6 held for sure elsewhere, Y8 barely behind: it is the Y8
     (0.80, 0.789, True),      # ... held by a read that is itself in doubt: still a doubt
-    (0.97, 0.700, True),      # ... Y8 well behind the Y6 it could not have: a doubt
 ])
 def test_a_read_whose_best_card_lies_elsewhere_takes_its_next(
         sure_elsewhere: float, second_score: float, doubtful: bool) -> None:
@@ -171,7 +170,9 @@ def test_a_read_whose_best_card_lies_elsewhere_takes_its_next(
 
 @pytest.mark.parametrize("rival_score,keeper_doubtful", [
     (0.905, True),     # the O9 read as surely at flag 2, with no near second: both doubts
-    (0.80, False),     # ... read far less surely there: the holder keeps it for sure
+    (0.80, False),     # ... read far less surely there: the holder keeps it for sure, and
+                       # the read, whose O9 the holder fits clearly better, is the O5 (these
+                       # reads have no looks to disagree)
 ])
 def test_the_read_holding_a_card_another_names_as_surely_is_a_doubt_too(
         rival_score: float, keeper_doubtful: bool) -> None:
@@ -187,11 +188,35 @@ def test_the_read_holding_a_card_another_names_as_surely_is_a_doubt_too(
                     "flag 2 north": [("O9", rival_score), ("O5", 0.75), ("O3", 0.5)]})
     TableReader(deck("classic"))._settle(slots)
     assert [str(sl.card) for sl in slots] == ["O9", "O5"]
-    assert slots[1].doubt is not None and slots[1].doubt.why == ("taken",)
+    assert (slots[1].doubt.why if slots[1].doubt else None) == \
+        (("taken",) if keeper_doubtful else None)
     assert (slots[0].doubt is not None) == keeper_doubtful
     if keeper_doubtful:
         assert slots[0].doubt.why == ("contested",) and slots[0].doubt.best == slots[0].card
         assert slots[0].doubt.second is not None and str(slots[0].doubt.second) == "O6"
+
+
+@pytest.mark.parametrize("holder,doubts", [
+    # The Y6 held for sure at flag 9, fitting it clearly better than this read does (by
+    # more than `contest_gap`): the Y8, however far behind, is this card (the two looks
+    # name it among the cards left: these reads have no looks to disagree).
+    (0.97, {}),
+    # ... fitting it within `contest_gap` of this read: which of the two is the Y6 is not
+    # known, both are doubts.
+    (0.80, {"flag 1 north": ("taken",), "flag 9 north": ("contested",)}),
+])
+def test_a_read_whose_best_card_another_fits_clearly_better_takes_its_next(
+        holder: float, doubts: dict[str, tuple[str, ...]]) -> None:
+    from companion.vision.pipeline import TableReader
+    from companion.vision.reading import ReadingSettings
+
+    s = ReadingSettings.load()
+    assert 0.792 - 0.700 > s.fallback_drop and 0.80 - 0.792 < s.contest_gap < 0.97 - 0.792
+    slots = _slots({"flag 9 north": [("Y6", holder), ("Y5", 0.60), ("Y3", 0.55)],
+                    "flag 1 north": [("Y6", 0.792), ("Y8", 0.700), ("Y3", 0.6)]})
+    TableReader(deck("classic"))._settle(slots)
+    assert [str(sl.card) for sl in slots] == ["Y6", "Y8"]
+    assert {str(sl.place): sl.doubt.why for sl in slots if sl.doubt is not None} == doubts
 
 
 @pytest.mark.parametrize("cells_next,net_next,doubtful", [
@@ -199,8 +224,9 @@ def test_the_read_holding_a_card_another_names_as_surely_is_a_doubt_too(
     ("3", "8", True),       # the cells name a 3 among them: a doubt
     ("8", "3", True),       # ... or the network does
 ])
+@pytest.mark.parametrize("next_score", [0.789, 0.70])   # barely behind, or far behind
 def test_a_read_takes_its_next_card_only_if_both_looks_name_it_among_the_rest(
-        cells_next: str, net_next: str, doubtful: bool) -> None:
+        cells_next: str, net_next: str, doubtful: bool, next_score: float) -> None:
     # A border-stripe printing's G1 read G3 first (the G3 lay at another flag, read surely)
     # and G10 barely behind: the G10 was taken silently, though neither look named it.
     from dataclasses import replace
@@ -221,7 +247,7 @@ def test_a_read_takes_its_next_card_only_if_both_looks_name_it_among_the_rest(
                         np.float32)
 
     slots = _slots({"flag 9 north": [("Y6", 0.97), ("Y5", 0.795), ("Y8", 0.79)],
-                    "flag 1 north": [("Y6", 0.792), ("Y8", 0.789), ("Y3", 0.6)]})
+                    "flag 1 north": [("Y6", 0.792), ("Y8", next_score), ("Y3", 0.6)]})
     slots[1].read = replace(slots[1].read, cells=looks(per_card, cells_next),
                             net=looks(per_class, net_next))
     reader._settle(slots)
