@@ -13,7 +13,7 @@ and cached on it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -379,38 +379,30 @@ def _alike_pairs(deck: Deck, cfg: dict[str, float]) -> tuple[tuple[str, str], ..
     alike = (shape > cfg["same_band"]) & same_colour
     np.fill_diagonal(alike, False)
     pairs = []
-    apart = _net_tells_apart(deck)
     for i, j in np.argwhere(np.triu(alike)):
-        if not apart(int(i), int(j)):
+        if not _net_tells_apart(deck, int(i), int(j)):
             pairs.append((deck.cards[i].code, deck.cards[j].code))
     return tuple(pairs)
 
 
-def _net_tells_apart(deck: Deck) -> Callable[[int, int], bool]:
-    """Whether the band network tells two cards of this printing apart (by their indices)
-    as well as a printing must be told apart for its say to count (`net_trust_min`): the
-    printing's `self_test` passes that bar, and so does the share of camera-like views of
-    each card's enrolled band that lie nearer its own class than the other card's
+def _net_tells_apart(deck: Deck, i: int, j: int) -> bool:
+    """Whether the band network tells cards `i` and `j` of this printing apart as well as a
+    printing must be told apart for its say to count (`net_trust_min`): the printing's
+    `self_test` passes that bar, and so does the share of camera-like views of each card's
+    enrolled band that lie nearer its own class than the other card's
     (`bandnet.told_apart`). A 6 and an 8 whose numerals differ only in a small opening leave
     the cells nearly alike; the network, trained to tell cards apart within a printing, may
     still see it, and then their reads are judged by the two looks as any read is
     (`reading.looks_disagree`). Two cards of one class (a value's colours) are the cells'
     and the colour's to tell apart, never the network's."""
     t = deck.templates
-    s = ReadingSettings.load().sized(*deck.card_size)
-    bands: list[np.ndarray] = []
-
-    def apart(i: int, j: int) -> bool:
-        a, b = int(t.class_of[i]), int(t.class_of[j])
-        if a == b or t.protos.shape[1] == 0 or t.net_trust < s.net_trust_min:
-            return False
-        if not bands:           # only for a printing with cards alike in the cells
-            bands.append(face_net_inputs([face_reflectance(f) for f in deck.faces], s,
-                                         t.stock))
-        return bandnet.told_apart(bands[0][i], bands[0][j], a, b, t.protos) >= \
-            s.net_trust_min
-
-    return apart
+    s = t.settings()
+    a, b = int(t.class_of[i]), int(t.class_of[j])
+    if a == b or t.protos.shape[1] == 0 or t.net_trust < s.net_trust_min:
+        return False
+    band_a, band_b = face_net_inputs([face_reflectance(deck.faces[k]) for k in (i, j)], s,
+                                     t.stock)
+    return bandnet.told_apart(band_a, band_b, a, b, t.protos) >= s.net_trust_min
 
 
 # -- enrolment on the rig ------------------------------------------------------------------
