@@ -121,8 +121,8 @@ def test_camera_like_faults_keep_the_input_normalised() -> None:
 
 
 def test_train_command_needs_torch_and_seeds_from_one(monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]
-                                                      ) -> None:
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
     import builtins
 
     from companion.cli import main
@@ -139,7 +139,7 @@ def test_train_command_needs_torch_and_seeds_from_one(monkeypatch: pytest.Monkey
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_torch)
-    assert main(["train", "band-model", "--data", tempfile.mkdtemp()]) == 2
+    assert main(["train", "band-model", "--data", str(tmp_path)]) == 2
     assert "pip install -e .[train]" in capsys.readouterr().err
 
 

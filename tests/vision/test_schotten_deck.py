@@ -4,7 +4,6 @@ drawn table; a folder mixing the two editions' decks is refused."""
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,9 @@ from companion.vision.pipeline import TableReader
 
 
 @pytest.fixture(scope="module")
-def st_dir() -> Path:
+def st_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     p = printing_named("schotten-clan")
-    d = Path(tempfile.mkdtemp(prefix="deck-schotten-"))
+    d = tmp_path_factory.mktemp("deck-schotten")
     write_deck_images(rendition(p, 1), d)   # enrolled from one copy, read on another
     return d
 

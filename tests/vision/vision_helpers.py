@@ -5,7 +5,9 @@ Decks are enrolled once per test session (enrolment reads 70 images); every fram
 
 from __future__ import annotations
 
+import atexit
 import functools
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -26,6 +28,7 @@ def printing(name: str) -> Printing:
 @functools.lru_cache(maxsize=None)
 def deck_dir(name: str) -> Path:
     d = Path(tempfile.mkdtemp(prefix=f"deck-{name}-"))
+    atexit.register(shutil.rmtree, d, ignore_errors=True)   # kept for the whole session
     write_deck_images(printing(name), d)
     return d
 
