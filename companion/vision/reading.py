@@ -139,6 +139,7 @@ class ReadingSettings:
     face_lead_min: float
     face_share: float
     net_sure_min: float
+    net_place_mm: float
     lone_gap_mm: float
     lone_net_min: float
     lean_min_deg: float
@@ -2197,6 +2198,21 @@ def _net_placed(m: Maps, tpl: Templates, r: CardRead, rows: tuple[int, int],
     return identify_many(m, [(int(ys[i]), left)], tpl)[0]
 
 
+def _net_nudged(m: Maps, tpl: Templates, i: int, tops: list[tuple[int, int]],
+                every: list[CardRead]) -> CardRead | None:
+    """Top `i` of a column (`tops`, read as `every`), one the outline does not demand, read
+    where the band network finds a band of this printing best within `net_place_mm` of it
+    (`_net_placed`), when it reads as no card: a picture's edge or glare may fit the cells
+    best a few mm off the card's top.  The other tops keep it a step away, but those the
+    network vetoed (`_unlike_any`: no band of this printing, such as a picture's edge
+    kept out of the card's own top)."""
+    s = m.s
+    near = s.px(s.net_place_mm)
+    return _net_placed(m, tpl, every[i], (tops[i][0] - near, tops[i][0] + near),
+                       [t for k, (t, _) in enumerate(tops)
+                        if k != i and not _unlike_any(every[k], s)])
+
+
 def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
                table: np.ndarray | None = None, limit_mm: float | None = None,
                final: bool = True, start_mm: float = 0.0,
@@ -2260,9 +2276,10 @@ def read_strip(refl: np.ndarray, tpl: Templates, reliable_end: bool = True,
     reads, demanded, lost = [], set(), []
     for i, (r, rows) in enumerate(zip(every, outlined)):
         if not card(r, rows):
-            # A top the outline demands: the network may find the card's band there.
-            got = None if rows is None else \
-                _net_placed(m, tpl, r, rows, [t for k, (t, _) in enumerate(tops) if k != i])
+            # The network may find the card's band where the outline demands a top, or
+            # near where the cells put any other.
+            got = _net_placed(m, tpl, r, rows, [t for k, (t, _) in enumerate(tops) if k != i]) \
+                if rows is not None else _net_nudged(m, tpl, i, tops, every)
             if got is None or not card(got, rows):
                 lost.append((tops[i][0], _unlike_any(r, s)))
                 continue
