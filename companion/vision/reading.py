@@ -2167,10 +2167,10 @@ def _outlined_card(r: CardRead, s: ReadingSettings) -> bool:
 
 def _net_placed(m: Maps, tpl: Templates, r: CardRead, rows: tuple[int, int],
                 others: list[int]) -> CardRead | None:
-    """The card the mask's outline demands between `rows` (its top's first and last row),
-    read where the band network finds a band of this printing there best, when the top the
-    cells chose reads as no card: a picture reaching into the band may fit the cells best a
-    few mm off the card's top.  None when the network finds no band near a class
+    """The card the mask's outline demands between `rows` (its top's first and last row; or
+    the rows near a top inside the column: `_net_nudged`), read where the band network finds
+    a band of this printing there best, when the top the cells chose reads as no card: a
+    picture reaching into the band may fit the cells best a few mm off the card's top.  None when the network finds no band near a class
     (`net_sure_min`) there, or where another top (`others`, rows) lies within a step."""
     s = m.s
     left = int(round(r.centre_mm * s.px_per_mm - s.px(s.card_w) / 2))
