@@ -2170,8 +2170,9 @@ def _net_placed(m: Maps, tpl: Templates, r: CardRead, rows: tuple[int, int],
     """The card the mask's outline demands between `rows` (its top's first and last row; or
     the rows near a top inside the column: `_net_nudged`), read where the band network finds
     a band of this printing there best, when the top the cells chose reads as no card: a
-    picture reaching into the band may fit the cells best a few mm off the card's top.  None when the network finds no band near a class
-    (`net_sure_min`) there, or where another top (`others`, rows) lies within a step."""
+    picture reaching into the band may fit the cells best a few mm off the card's top.
+    None when the network finds no band near a class (`net_sure_min`) there, or where
+    another top (`others`, rows) lies within a step."""
     s = m.s
     left = int(round(r.centre_mm * s.px_per_mm - s.px(s.card_w) / 2))
     lo, hi = max(0, rows[0]), min(m.ink.shape[0] - 1, rows[1])
@@ -2204,8 +2205,8 @@ def _net_nudged(m: Maps, tpl: Templates, i: int, tops: list[tuple[int, int]],
     where the band network finds a band of this printing best within `net_place_mm` of it
     (`_net_placed`), when it reads as no card: a picture's edge or glare may fit the cells
     best a few mm off the card's top.  The other tops keep it a step away, but those the
-    network vetoed (`_unlike_any`: no band of this printing, such as a picture's edge
-    kept out of the card's own top)."""
+    network vetoed (`_unlike_any`: no band of this printing there; such a top, a picture's
+    edge, may be what kept the card's own top out)."""
     s = m.s
     near = s.px(s.net_place_mm)
     return _net_placed(m, tpl, every[i], (tops[i][0] - near, tops[i][0] + near),

@@ -446,9 +446,10 @@ def test_the_band_network_places_the_last_card_the_outline_demands(
 def test_a_middle_card_whose_top_the_cells_placed_a_few_mm_off_is_read_where_the_network_finds_it(
         monkeypatch: pytest.MonkeyPatch, name: str, family: str, want: list[str],
         lost: str) -> None:
-    # Strips cut from bench frames (seed 1, the reference rig).  A top inside the column
-    # that the outline does not demand, read as no card, is read again where the band
-    # network finds a band of this printing best within `net_place_mm` of it.
+    # Strips cut from bench frames as the reader now cuts them (seed 1, the reference
+    # rig).  A top inside the column that the outline does not demand, read as no card,
+    # is read again where the band network finds a band of this printing best within
+    # `net_place_mm` of it.
     from companion.vision import reading
 
     read = _bench_strip(name, family, seed=1)
